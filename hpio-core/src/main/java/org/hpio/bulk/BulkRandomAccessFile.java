@@ -1,0 +1,396 @@
+package org.hpio.bulk;
+
+import org.hpio.internal.array.ArrayKind;
+import org.hpio.internal.array.NestedArrays;
+import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Syscalls;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A {@link RandomAccessFile} with bulk array I/O (000 §3, Figure 1; 001 §5): {@code readArray} and
+ * {@code writeArray} for every primitive array type, at the file pointer (which they advance, so {@code seek},
+ * {@code getFilePointer} and {@code length} stay right) or at an explicit position (which leaves the file
+ * pointer alone).
+ *
+ * <p>Positional calls are safe from many threads on one file at once: the shared-file parallel I/O of 001 §3.1,
+ * where each thread owns one block of a block-distributed array. The file-pointer calls, like the rest of
+ * {@code RandomAccessFile}, are for one thread at a time.
+ *
+ * <p>The data path: the file is opened a second time by hpio for positional {@code pread}/{@code pwrite}
+ * only (so the {@code RandomAccessFile}'s descriptor and its offset are untouched but for {@code seek}). In
+ * native order the kernel copies straight into the array; in big-endian order through one staging buffer,
+ * swapped in bulk. Offsets are 64-bit. Errors: a bad range throws {@link IndexOutOfBoundsException}, and
+ * reading past the end of the file throws {@link java.io.EOFException}, both before any I/O and with the
+ * array and file pointer unchanged; a closed file throws {@link IOException}.
+ */
+public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataInput, BulkDataOutput {
+    private final NativeFile file;
+    private final ByteOrder order;
+
+    /** Opens {@code name} as {@link RandomAccessFile#RandomAccessFile(String, String)} does; big-endian arrays. */
+    public BulkRandomAccessFile(String name, String mode) throws IOException {
+        this(new File(name), mode, ByteOrder.BIG_ENDIAN);
+    }
+
+    public BulkRandomAccessFile(File file, String mode) throws IOException {
+        this(file, mode, ByteOrder.BIG_ENDIAN);
+    }
+
+    public BulkRandomAccessFile(Path path, String mode) throws IOException {
+        this(path.toFile(), mode, ByteOrder.BIG_ENDIAN);
+    }
+
+    public BulkRandomAccessFile(String name, String mode, ByteOrder arrayOrder) throws IOException {
+        this(new File(name), mode, arrayOrder);
+    }
+
+    public BulkRandomAccessFile(Path path, String mode, ByteOrder arrayOrder) throws IOException {
+        this(path.toFile(), mode, arrayOrder);
+    }
+
+    /**
+     * Opens {@code file} with {@code mode} ("r", "rw", "rws", "rwd") as {@code RandomAccessFile} does, with
+     * array methods in {@code arrayOrder}: {@link ByteOrder#BIG_ENDIAN} for {@code DataOutputStream}'s bytes,
+     * {@link ByteOrder#nativeOrder()} for the no-swap path.
+     */
+    public BulkRandomAccessFile(File file, String mode, ByteOrder arrayOrder) throws IOException {
+        super(file, mode);
+        this.order = Objects.requireNonNull(arrayOrder, "arrayOrder");
+        try {
+            this.file = NativeFile.open(file.toPath(), openFlags(mode));
+        } catch (IOException | RuntimeException e) {
+            super.close();
+            throw e;
+        }
+    }
+
+    private static int openFlags(String mode) {
+        return switch (mode) {
+            case "r" -> Syscalls.O_RDONLY;
+            case "rw" -> Syscalls.O_RDWR;
+            case "rws" -> Syscalls.O_RDWR | Syscalls.O_SYNC;
+            case "rwd" -> Syscalls.O_RDWR | Syscalls.O_DSYNC;
+            default -> throw new IllegalArgumentException("bad mode: " + mode);
+        };
+    }
+
+    @Override
+    public ByteOrder arrayOrder() {
+        return order;
+    }
+
+    private void readAtPointer(ArrayKind kind, Object array, int offset, int count) throws IOException {
+        long position = getFilePointer();
+        FileTransfer.read(file, position, kind, array, offset, count, order);
+        seek(position + kind.byteSize(count));
+    }
+
+    private void writeAtPointer(ArrayKind kind, Object array, int offset, int count) throws IOException {
+        long position = getFilePointer();
+        FileTransfer.write(file, position, kind, array, offset, count, order);
+        seek(position + kind.byteSize(count));
+    }
+
+    @Override
+    public void readArray(boolean[] array, int offset, int count) throws IOException {
+        readAtPointer(ArrayKind.BOOLEAN, array, offset, count);
+    }
+
+    @Override
+    public void writeArray(boolean[] array, int offset, int count) throws IOException {
+        writeAtPointer(ArrayKind.BOOLEAN, array, offset, count);
+    }
+
+    @Override
+    public void readArray(byte[] array, int offset, int count) throws IOException {
+        readAtPointer(ArrayKind.BYTE, array, offset, count);
+    }
+
+    @Override
+    public void writeArray(byte[] array, int offset, int count) throws IOException {
+        writeAtPointer(ArrayKind.BYTE, array, offset, count);
+    }
+
+    @Override
+    public void readArray(char[] array, int offset, int count) throws IOException {
+        readAtPointer(ArrayKind.CHAR, array, offset, count);
+    }
+
+    @Override
+    public void writeArray(char[] array, int offset, int count) throws IOException {
+        writeAtPointer(ArrayKind.CHAR, array, offset, count);
+    }
+
+    @Override
+    public void readArray(short[] array, int offset, int count) throws IOException {
+        readAtPointer(ArrayKind.SHORT, array, offset, count);
+    }
+
+    @Override
+    public void writeArray(short[] array, int offset, int count) throws IOException {
+        writeAtPointer(ArrayKind.SHORT, array, offset, count);
+    }
+
+    @Override
+    public void readArray(int[] array, int offset, int count) throws IOException {
+        readAtPointer(ArrayKind.INT, array, offset, count);
+    }
+
+    @Override
+    public void writeArray(int[] array, int offset, int count) throws IOException {
+        writeAtPointer(ArrayKind.INT, array, offset, count);
+    }
+
+    @Override
+    public void readArray(long[] array, int offset, int count) throws IOException {
+        readAtPointer(ArrayKind.LONG, array, offset, count);
+    }
+
+    @Override
+    public void writeArray(long[] array, int offset, int count) throws IOException {
+        writeAtPointer(ArrayKind.LONG, array, offset, count);
+    }
+
+    @Override
+    public void readArray(float[] array, int offset, int count) throws IOException {
+        readAtPointer(ArrayKind.FLOAT, array, offset, count);
+    }
+
+    @Override
+    public void writeArray(float[] array, int offset, int count) throws IOException {
+        writeAtPointer(ArrayKind.FLOAT, array, offset, count);
+    }
+
+    @Override
+    public void readArray(double[] array, int offset, int count) throws IOException {
+        readAtPointer(ArrayKind.DOUBLE, array, offset, count);
+    }
+
+    @Override
+    public void writeArray(double[] array, int offset, int count) throws IOException {
+        writeAtPointer(ArrayKind.DOUBLE, array, offset, count);
+    }
+
+    @Override
+    public void readArray(Object[] nested) throws IOException {
+        long position = getFilePointer();
+        seek(readArray(position, nested));
+    }
+
+    @Override
+    public void writeArray(Object[] nested) throws IOException {
+        long position = getFilePointer();
+        seek(writeArray(position, nested));
+    }
+
+    // ---- Positional forms: the file pointer stays where it is; safe from many threads at once. ----
+
+    /**
+     * Reads the rows of {@code nested} back to back from {@code position}; returns the position after them.
+     * The whole length is checked against the file before any row is read.
+     */
+    public long readArray(long position, Object[] nested) throws IOException {
+        List<Object> rows = NestedArrays.rows(nested);
+        long total = NestedArrays.byteSize(rows);
+        long available = file.size() - position;
+        if (total > available) {
+            throw new java.io.EOFException("end of file: " + total + " bytes of rows requested at offset " + position
+                    + " of " + file.path() + " but only " + Math.max(0, available) + " remain; nothing read");
+        }
+        for (Object row : rows) {
+            ArrayKind kind = ArrayKind.of(row);
+            int length = kind.length(row);
+            FileTransfer.read(file, position, kind, row, 0, length, order);
+            position += kind.byteSize(length);
+        }
+        return position;
+    }
+
+    /** Writes the rows of {@code nested} back to back at {@code position}; returns the position after them. */
+    public long writeArray(long position, Object[] nested) throws IOException {
+        for (Object row : NestedArrays.rows(nested)) {
+            ArrayKind kind = ArrayKind.of(row);
+            int length = kind.length(row);
+            FileTransfer.write(file, position, kind, row, 0, length, order);
+            position += kind.byteSize(length);
+        }
+        return position;
+    }
+
+    /** Reads {@code array.length} booleans at {@code position}; the file pointer does not move. */
+    public void readArray(long position, boolean[] array) throws IOException {
+        readArray(position, array, 0, array.length);
+    }
+
+    /** Reads {@code count} booleans at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
+    public void readArray(long position, boolean[] array, int offset, int count) throws IOException {
+        FileTransfer.read(file, position, ArrayKind.BOOLEAN, array, offset, count, order);
+    }
+
+    /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, boolean[] array) throws IOException {
+        writeArray(position, array, 0, array.length);
+    }
+
+    /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, boolean[] array, int offset, int count) throws IOException {
+        FileTransfer.write(file, position, ArrayKind.BOOLEAN, array, offset, count, order);
+    }
+
+    /** Reads {@code array.length} bytes at {@code position}; the file pointer does not move. */
+    public void readArray(long position, byte[] array) throws IOException {
+        readArray(position, array, 0, array.length);
+    }
+
+    /** Reads {@code count} bytes at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
+    public void readArray(long position, byte[] array, int offset, int count) throws IOException {
+        FileTransfer.read(file, position, ArrayKind.BYTE, array, offset, count, order);
+    }
+
+    /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, byte[] array) throws IOException {
+        writeArray(position, array, 0, array.length);
+    }
+
+    /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, byte[] array, int offset, int count) throws IOException {
+        FileTransfer.write(file, position, ArrayKind.BYTE, array, offset, count, order);
+    }
+
+    /** Reads {@code array.length} chars at {@code position}; the file pointer does not move. */
+    public void readArray(long position, char[] array) throws IOException {
+        readArray(position, array, 0, array.length);
+    }
+
+    /** Reads {@code count} chars at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
+    public void readArray(long position, char[] array, int offset, int count) throws IOException {
+        FileTransfer.read(file, position, ArrayKind.CHAR, array, offset, count, order);
+    }
+
+    /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, char[] array) throws IOException {
+        writeArray(position, array, 0, array.length);
+    }
+
+    /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, char[] array, int offset, int count) throws IOException {
+        FileTransfer.write(file, position, ArrayKind.CHAR, array, offset, count, order);
+    }
+
+    /** Reads {@code array.length} shorts at {@code position}; the file pointer does not move. */
+    public void readArray(long position, short[] array) throws IOException {
+        readArray(position, array, 0, array.length);
+    }
+
+    /** Reads {@code count} shorts at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
+    public void readArray(long position, short[] array, int offset, int count) throws IOException {
+        FileTransfer.read(file, position, ArrayKind.SHORT, array, offset, count, order);
+    }
+
+    /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, short[] array) throws IOException {
+        writeArray(position, array, 0, array.length);
+    }
+
+    /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, short[] array, int offset, int count) throws IOException {
+        FileTransfer.write(file, position, ArrayKind.SHORT, array, offset, count, order);
+    }
+
+    /** Reads {@code array.length} ints at {@code position}; the file pointer does not move. */
+    public void readArray(long position, int[] array) throws IOException {
+        readArray(position, array, 0, array.length);
+    }
+
+    /** Reads {@code count} ints at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
+    public void readArray(long position, int[] array, int offset, int count) throws IOException {
+        FileTransfer.read(file, position, ArrayKind.INT, array, offset, count, order);
+    }
+
+    /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, int[] array) throws IOException {
+        writeArray(position, array, 0, array.length);
+    }
+
+    /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, int[] array, int offset, int count) throws IOException {
+        FileTransfer.write(file, position, ArrayKind.INT, array, offset, count, order);
+    }
+
+    /** Reads {@code array.length} longs at {@code position}; the file pointer does not move. */
+    public void readArray(long position, long[] array) throws IOException {
+        readArray(position, array, 0, array.length);
+    }
+
+    /** Reads {@code count} longs at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
+    public void readArray(long position, long[] array, int offset, int count) throws IOException {
+        FileTransfer.read(file, position, ArrayKind.LONG, array, offset, count, order);
+    }
+
+    /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, long[] array) throws IOException {
+        writeArray(position, array, 0, array.length);
+    }
+
+    /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, long[] array, int offset, int count) throws IOException {
+        FileTransfer.write(file, position, ArrayKind.LONG, array, offset, count, order);
+    }
+
+    /** Reads {@code array.length} floats at {@code position}; the file pointer does not move. */
+    public void readArray(long position, float[] array) throws IOException {
+        readArray(position, array, 0, array.length);
+    }
+
+    /** Reads {@code count} floats at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
+    public void readArray(long position, float[] array, int offset, int count) throws IOException {
+        FileTransfer.read(file, position, ArrayKind.FLOAT, array, offset, count, order);
+    }
+
+    /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, float[] array) throws IOException {
+        writeArray(position, array, 0, array.length);
+    }
+
+    /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, float[] array, int offset, int count) throws IOException {
+        FileTransfer.write(file, position, ArrayKind.FLOAT, array, offset, count, order);
+    }
+
+    /** Reads {@code array.length} doubles at {@code position}; the file pointer does not move. */
+    public void readArray(long position, double[] array) throws IOException {
+        readArray(position, array, 0, array.length);
+    }
+
+    /** Reads {@code count} doubles at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
+    public void readArray(long position, double[] array, int offset, int count) throws IOException {
+        FileTransfer.read(file, position, ArrayKind.DOUBLE, array, offset, count, order);
+    }
+
+    /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, double[] array) throws IOException {
+        writeArray(position, array, 0, array.length);
+    }
+
+    /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
+    public void writeArray(long position, double[] array, int offset, int count) throws IOException {
+        FileTransfer.write(file, position, ArrayKind.DOUBLE, array, offset, count, order);
+    }
+
+    /** Closes hpio's descriptor (after any positional call in flight) and then the file itself. */
+    @Override
+    public void close() throws IOException {
+        try {
+            file.close();
+        } finally {
+            super.close();
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package org.hpio.bulk;
+
+import org.hpio.internal.array.ArrayKind;
+import org.hpio.internal.mem.StagingPool;
+import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Syscalls;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+
+/**
+ * Positional transfers between a file and a primitive array: the data path of {@link BulkRandomAccessFile}
+ * (001 §6, without JNI).
+ *
+ * <p>When the array's memory already is the file's byte form (native order, not boolean) the kernel copies
+ * straight into or out of the array, in critical calls of at most {@link Syscalls#CRITICAL_CHUNK} bytes.
+ * Otherwise the bytes pass through one pooled off-heap staging buffer (owned by the call, returned to
+ * {@link StagingPool#shared()} before it ends) and are swapped in bulk. One system call per chunk, never one
+ * per element. Safe from many threads at once: nothing here is shared but the pool.
+ */
+final class FileTransfer {
+    private FileTransfer() {
+    }
+
+    /**
+     * Reads {@code count} elements at {@code position} into {@code array[offset ..]}. Bounds and end of file
+     * are checked before any I/O; if the file shrinks during the read, the EOFException says how many elements
+     * arrived.
+     */
+    static void read(NativeFile file, long position, ArrayKind kind, Object array, int offset, int count,
+                     ByteOrder order) throws IOException {
+        kind.checkRange(array, offset, count);
+        checkPosition(position);
+        long bytes = kind.byteSize(count);
+        long available = file.size() - position;
+        if (bytes > available) {
+            throw new EOFException("end of file: " + count + " " + kind.typeName() + "s requested at offset "
+                    + position + " of " + file.path() + " but only " + Math.max(0, available) / kind.elementSize()
+                    + " remain; 0 read, nothing changed");
+        }
+        if (count == 0) {
+            return;
+        }
+        if (kind.isMemoryForm(order)) {
+            readDirect(file, position, kind, array, offset, bytes);
+        } else {
+            readStaged(file, position, kind, array, offset, count, order);
+        }
+    }
+
+    private static void readDirect(NativeFile file, long position, ArrayKind kind, Object array, int offset,
+                                   long bytes) throws IOException {
+        MemorySegment target = kind.heapSegment(array).asSlice(kind.byteSize(offset), bytes);
+        long done = 0;
+        while (done < bytes) {
+            long chunk = Math.min(Syscalls.CRITICAL_CHUNK, bytes - done);
+            long got = file.read(target.asSlice(done, chunk), position + done);
+            if (got == 0) {
+                throw shrunk(file, position, kind, done / kind.elementSize(), bytes / kind.elementSize());
+            }
+            done += got;
+        }
+    }
+
+    private static void readStaged(NativeFile file, long position, ArrayKind kind, Object array, int offset,
+                                   int count, ByteOrder order) throws IOException {
+        StagingPool pool = StagingPool.shared();
+        MemorySegment staging = pool.acquire();
+        try {
+            int perChunk = (int) (staging.byteSize() / kind.elementSize());
+            int done = 0;
+            while (done < count) {
+                int n = Math.min(perChunk, count - done);
+                long want = kind.byteSize(n);
+                long got = readUpTo(file, staging.asSlice(0, want), position + kind.byteSize(done));
+                int whole = (int) (got / kind.elementSize());
+                kind.decode(staging, 0, order, array, offset + done, whole);
+                done += whole;
+                if (got < want) {
+                    throw shrunk(file, position, kind, done, count);
+                }
+            }
+        } finally {
+            pool.release(staging);
+        }
+    }
+
+    /** Reads until {@code buffer} is full or the file ends; returns the bytes read. */
+    private static long readUpTo(NativeFile file, MemorySegment buffer, long position) throws IOException {
+        long done = 0;
+        while (done < buffer.byteSize()) {
+            long got = file.read(buffer.asSlice(done), position + done);
+            if (got == 0) {
+                break;
+            }
+            done += got;
+        }
+        return done;
+    }
+
+    private static EOFException shrunk(NativeFile file, long position, ArrayKind kind, long read, long count) {
+        return new EOFException("end of file: " + file.path() + " ended during a read of " + count + " "
+                + kind.typeName() + "s at offset " + position + "; " + read + " read");
+    }
+
+    /** Writes {@code count} elements of {@code array[offset ..]} at {@code position}, extending the file. */
+    static void write(NativeFile file, long position, ArrayKind kind, Object array, int offset, int count,
+                      ByteOrder order) throws IOException {
+        kind.checkRange(array, offset, count);
+        checkPosition(position);
+        if (count == 0) {
+            return;
+        }
+        if (kind.isMemoryForm(order)) {
+            MemorySegment source = kind.heapSegment(array).asSlice(kind.byteSize(offset), kind.byteSize(count));
+            for (long done = 0; done < source.byteSize(); ) {
+                long chunk = Math.min(Syscalls.CRITICAL_CHUNK, source.byteSize() - done);
+                done += writeFully(file, source.asSlice(done, chunk), position + done);
+            }
+        } else {
+            writeStaged(file, position, kind, array, offset, count, order);
+        }
+    }
+
+    private static void writeStaged(NativeFile file, long position, ArrayKind kind, Object array, int offset,
+                                    int count, ByteOrder order) throws IOException {
+        StagingPool pool = StagingPool.shared();
+        MemorySegment staging = pool.acquire();
+        try {
+            int perChunk = (int) (staging.byteSize() / kind.elementSize());
+            for (int done = 0; done < count; ) {
+                int n = Math.min(perChunk, count - done);
+                kind.encode(array, offset + done, n, order, staging, 0);
+                writeFully(file, staging.asSlice(0, kind.byteSize(n)), position + kind.byteSize(done));
+                done += n;
+            }
+        } finally {
+            pool.release(staging);
+        }
+    }
+
+    /** Writes all of {@code buffer}, continuing after short writes; returns its size. */
+    private static long writeFully(NativeFile file, MemorySegment buffer, long position) throws IOException {
+        long done = 0;
+        while (done < buffer.byteSize()) {
+            long wrote = file.write(buffer.asSlice(done), position + done);
+            if (wrote == 0) {
+                throw new IOException("pwrite wrote nothing at offset " + (position + done) + " of " + file.path());
+            }
+            done += wrote;
+        }
+        return done;
+    }
+
+    private static void checkPosition(long position) {
+        if (position < 0) {
+            throw new IllegalArgumentException("negative file position: " + position);
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package org.hpio.internal.sys;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.util.Map;
+
+/** Turns an errno into an {@link IOException} that says what failed and where: the one place that does. */
+public final class Errno {
+    public static final int EPERM = 1;
+    public static final int ENOENT = 2;
+    public static final int EINTR = 4;
+    public static final int EIO = 5;
+    public static final int EBADF = 9;
+    public static final int EAGAIN = 11;
+    public static final int ENOMEM = 12;
+    public static final int EACCES = 13;
+    public static final int EEXIST = 17;
+    public static final int EISDIR = 21;
+    public static final int EINVAL = 22;
+    public static final int EMFILE = 24;
+    public static final int EFBIG = 27;
+    public static final int ENOSPC = 28;
+    public static final int ESPIPE = 29;
+    public static final int EROFS = 30;
+    public static final int ENOSYS = 38;
+    public static final int EOPNOTSUPP = 95;
+    public static final int ECANCELED = 125;
+    public static final int EDQUOT = 122;
+
+    private static final Map<Integer, String> NAMES = Map.ofEntries(
+            Map.entry(EPERM, "EPERM (operation not permitted)"),
+            Map.entry(ENOENT, "ENOENT (no such file or directory)"),
+            Map.entry(EINTR, "EINTR (interrupted system call)"),
+            Map.entry(EIO, "EIO (input/output error)"),
+            Map.entry(EBADF, "EBADF (bad file descriptor)"),
+            Map.entry(EAGAIN, "EAGAIN (resource temporarily unavailable)"),
+            Map.entry(ENOMEM, "ENOMEM (out of memory)"),
+            Map.entry(EACCES, "EACCES (permission denied)"),
+            Map.entry(EEXIST, "EEXIST (file exists)"),
+            Map.entry(EISDIR, "EISDIR (is a directory)"),
+            Map.entry(EINVAL, "EINVAL (invalid argument)"),
+            Map.entry(EMFILE, "EMFILE (too many open files)"),
+            Map.entry(EFBIG, "EFBIG (file too large)"),
+            Map.entry(ENOSPC, "ENOSPC (no space left on device)"),
+            Map.entry(ESPIPE, "ESPIPE (illegal seek)"),
+            Map.entry(EROFS, "EROFS (read-only file system)"),
+            Map.entry(ENOSYS, "ENOSYS (function not implemented)"),
+            Map.entry(EOPNOTSUPP, "EOPNOTSUPP (operation not supported)"),
+            Map.entry(ECANCELED, "ECANCELED (operation canceled)"),
+            Map.entry(EDQUOT, "EDQUOT (disk quota exceeded)"));
+
+    private Errno() {
+    }
+
+    /** The symbolic name and meaning of {@code errno}, e.g. "ENOSPC (no space left on device)". */
+    public static String describe(int errno) {
+        return NAMES.getOrDefault(errno, "errno " + errno);
+    }
+
+    /**
+     * The exception for a failed {@code operation} on {@code path} ({@code position} &lt; 0 when no offset applies).
+     * File-system errors that {@code java.nio.file} has a type for get that type.
+     */
+    public static IOException exception(String operation, int errno, String path, long position) {
+        String where = position >= 0 ? " at offset " + position : "";
+        String reason = operation + " failed" + where + ": " + describe(errno);
+        return switch (errno) {
+            case ENOENT -> new NoSuchFileException(path, null, reason);
+            case EACCES, EPERM -> new AccessDeniedException(path, null, reason);
+            default -> new FileSystemException(path, null, reason);
+        };
+    }
+}

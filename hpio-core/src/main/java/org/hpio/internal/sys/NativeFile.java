@@ -1,0 +1,130 @@
+package org.hpio.internal.sys;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A file descriptor owned by hpio, used only for positional I/O (pread, pwrite) so that many threads may use
+ * it at once.
+ *
+ * <p>Closing is safe against calls in flight: every call holds a use count, {@link #close()} marks the file
+ * closed at once (later calls throw an {@link IOException} saying so) and the descriptor is closed by whichever
+ * of {@code close} or the last call in flight finishes last, so a descriptor number is never reused under a
+ * running call.
+ */
+public final class NativeFile implements Closeable {
+    private static final long CLOSED = 1L << 62;
+
+    private final int fd;
+    private final String path;
+    /** Calls in flight, plus {@link #CLOSED} once close was asked for. */
+    private final AtomicLong state = new AtomicLong();
+
+    private NativeFile(int fd, String path) {
+        this.fd = fd;
+        this.path = path;
+    }
+
+    /** Opens {@code path} with open(2) {@code flags} (O_CREAT creates with mode 0666 less the umask). */
+    public static NativeFile open(Path path, int flags) throws IOException {
+        String name = path.toString();
+        return new NativeFile(Syscalls.open(name, flags, 0666), name);
+    }
+
+    public String path() {
+        return path;
+    }
+
+    public boolean isOpen() {
+        return (state.get() & CLOSED) == 0;
+    }
+
+    /** One pread: up to {@code buffer.byteSize()} bytes at {@code position}; 0 at end of file. */
+    public long read(MemorySegment buffer, long position) throws IOException {
+        acquire();
+        try {
+            return Syscalls.pread(fd, buffer, position, path);
+        } finally {
+            release();
+        }
+    }
+
+    /** One pwrite: up to {@code buffer.byteSize()} bytes at {@code position}; returns the count written. */
+    public long write(MemorySegment buffer, long position) throws IOException {
+        acquire();
+        try {
+            return Syscalls.pwrite(fd, buffer, position, path);
+        } finally {
+            release();
+        }
+    }
+
+    public long size() throws IOException {
+        acquire();
+        try {
+            return Syscalls.size(fd, path);
+        } finally {
+            release();
+        }
+    }
+
+    /** fdatasync, or fsync when {@code metadata}. */
+    public void force(boolean metadata) throws IOException {
+        acquire();
+        try {
+            Syscalls.force(fd, metadata, path);
+        } finally {
+            release();
+        }
+    }
+
+    /** posix_fadvise over the whole file (e.g. {@link Syscalls#POSIX_FADV_DONTNEED}). */
+    public void advise(int advice) throws IOException {
+        acquire();
+        try {
+            Syscalls.fadvise(fd, advice, path);
+        } finally {
+            release();
+        }
+    }
+
+    private void acquire() throws IOException {
+        long s = state.incrementAndGet();
+        if ((s & CLOSED) != 0) {
+            release();
+            throw new IOException("file is closed: " + path);
+        }
+    }
+
+    private void release() {
+        if (state.decrementAndGet() == CLOSED) {
+            closeDescriptor();
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        long s;
+        do {
+            s = state.get();
+            if ((s & CLOSED) != 0) {
+                return;
+            }
+        } while (!state.compareAndSet(s, s | CLOSED));
+        if (s == 0) {
+            Syscalls.close(fd, path);
+        }
+    }
+
+    private void closeDescriptor() {
+        try {
+            Syscalls.close(fd, path);
+        } catch (IOException e) {
+            // The last call in flight closed the descriptor after close() returned: nobody waits, so log it.
+            System.getLogger(NativeFile.class.getName()).log(System.Logger.Level.WARNING, e.getMessage());
+        }
+    }
+}

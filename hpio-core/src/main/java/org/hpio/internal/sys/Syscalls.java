@@ -1,0 +1,209 @@
+package org.hpio.internal.sys;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The system calls hpio makes, as one-line wrappers over {@code static final} downcall handles.
+ *
+ * <p>Every restricted Foreign Function call of hpio goes through this package; this class holds the handles.
+ * Each wrapper captures {@code errno} and turns a failure into an {@link IOException} through
+ * {@link Errno#exception}, the one place where that happens. {@code EINTR} is retried here.
+ *
+ * <p>Buffers: the wrappers borrow the segment they are given for the duration of the call only. The
+ * {@code *Heap} variants are "critical" downcalls that may be given heap segments (a Java array): the kernel
+ * then copies straight into or out of the array with no staging copy. A critical call holds off safepoints
+ * (garbage collection) while it runs, so callers keep each such call short (see {@link #CRITICAL_CHUNK}).
+ */
+public final class Syscalls {
+    /** The largest transfer one critical (heap-array) call may make: bounds the safepoint delay it causes. */
+    public static final int CRITICAL_CHUNK = 1 << 20;
+
+    public static final int O_RDONLY = 0;
+    public static final int O_WRONLY = 1;
+    public static final int O_RDWR = 2;
+    public static final int O_CREAT = 0100;
+    public static final int O_TRUNC = 01000;
+    public static final int O_DSYNC = 010000;
+    public static final int O_DIRECT = 040000;
+    public static final int O_SYNC = 04010000;
+    public static final int O_CLOEXEC = 02000000;
+
+    public static final int SEEK_END = 2;
+    public static final int POSIX_FADV_DONTNEED = 4;
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO =
+            CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+
+    private static final MethodHandle OPEN = downcall("open",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final FunctionDescriptor RW = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG);
+    private static final MethodHandle PREAD = downcall("pread", RW);
+    private static final MethodHandle PWRITE = downcall("pwrite", RW);
+    private static final MethodHandle PREAD_HEAP = downcall("pread", RW, Linker.Option.critical(true));
+    private static final MethodHandle PWRITE_HEAP = downcall("pwrite", RW, Linker.Option.critical(true));
+    private static final MethodHandle LSEEK = downcall("lseek",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle FDATASYNC = downcall("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle FSYNC = downcall("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    // posix_fadvise returns the error number instead of setting errno.
+    private static final MethodHandle POSIX_FADVISE = LINKER.downcallHandle(
+            LINKER.defaultLookup().find("posix_fadvise").orElseThrow(),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+
+    private Syscalls() {
+    }
+
+    private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
+        Linker.Option[] options = new Linker.Option[extra.length + 1];
+        options[0] = CAPTURE_ERRNO;
+        System.arraycopy(extra, 0, options, 1, extra.length);
+        MemorySegment symbol = LINKER.defaultLookup().find(name)
+                .orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name));
+        return LINKER.downcallHandle(symbol, descriptor, options);
+    }
+
+    private static int errno(MemorySegment capture) {
+        return (int) ERRNO.get(capture, 0L);
+    }
+
+    /** open(2). Returns the new descriptor; {@code path} names the file in errors. */
+    public static int open(String path, int flags, int mode) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            MemorySegment cPath = arena.allocateFrom(path);
+            while (true) {
+                int fd = (int) OPEN.invokeExact(capture, cPath, flags | O_CLOEXEC, mode);
+                if (fd >= 0) {
+                    return fd;
+                }
+                int err = errno(capture);
+                if (err != Errno.EINTR) {
+                    throw Errno.exception("open", err, path, -1);
+                }
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** close(2). Never retried: after EINTR the descriptor is gone on Linux. */
+    public static void close(int fd, String path) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            int r = (int) CLOSE.invokeExact(capture, fd);
+            if (r < 0 && errno(capture) != Errno.EINTR) {
+                throw Errno.exception("close", errno(capture), path, -1);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /**
+     * One pread(2) of up to {@code buffer.byteSize()} bytes at {@code position}; returns the count (0 at end
+     * of file). A heap segment is read into directly by a critical call and must be at most
+     * {@link #CRITICAL_CHUNK} bytes.
+     */
+    public static long pread(int fd, MemorySegment buffer, long position, String path) throws IOException {
+        return transfer(buffer.isNative() ? PREAD : heapHandle(PREAD_HEAP, buffer), "pread", fd, buffer, position, path);
+    }
+
+    /** One pwrite(2) of up to {@code buffer.byteSize()} bytes at {@code position}; returns the count. */
+    public static long pwrite(int fd, MemorySegment buffer, long position, String path) throws IOException {
+        return transfer(buffer.isNative() ? PWRITE : heapHandle(PWRITE_HEAP, buffer), "pwrite", fd, buffer, position, path);
+    }
+
+    private static MethodHandle heapHandle(MethodHandle handle, MemorySegment buffer) {
+        if (buffer.byteSize() > CRITICAL_CHUNK) {
+            throw new IllegalArgumentException("a heap transfer is at most " + CRITICAL_CHUNK + " bytes, not "
+                    + buffer.byteSize());
+        }
+        return handle;
+    }
+
+    private static long transfer(MethodHandle handle, String op, int fd, MemorySegment buffer, long position,
+                                 String path) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            while (true) {
+                long n = (long) handle.invokeExact(capture, fd, buffer, buffer.byteSize(), position);
+                if (n >= 0) {
+                    return n;
+                }
+                int err = errno(capture);
+                if (err != Errno.EINTR) {
+                    throw Errno.exception(op, err, path, position);
+                }
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** The file's size, by lseek(fd, 0, SEEK_END); hpio never uses a descriptor's own offset otherwise. */
+    public static long size(int fd, String path) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            long r = (long) LSEEK.invokeExact(capture, fd, 0L, SEEK_END);
+            if (r < 0) {
+                throw Errno.exception("lseek", errno(capture), path, -1);
+            }
+            return r;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** fdatasync(2) when {@code metadata} is false, else fsync(2). A failure is reported, never retried. */
+    public static void force(int fd, boolean metadata, String path) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(CAPTURE);
+            int r = metadata ? (int) FSYNC.invokeExact(capture, fd) : (int) FDATASYNC.invokeExact(capture, fd);
+            if (r < 0) {
+                throw Errno.exception(metadata ? "fsync" : "fdatasync", errno(capture), path, -1);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** posix_fadvise(2) over the whole file. */
+    public static void fadvise(int fd, int advice, String path) throws IOException {
+        try {
+            int err = (int) POSIX_FADVISE.invokeExact(fd, 0L, 0L, advice);
+            if (err != 0) {
+                throw Errno.exception("posix_fadvise", err, path, -1);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+}
