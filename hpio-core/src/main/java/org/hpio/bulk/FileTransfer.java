@@ -33,15 +33,15 @@ final class FileTransfer {
                      ByteOrder order) throws IOException {
         kind.checkRange(array, offset, count);
         checkPosition(position);
+        if (count == 0) {
+            return; // a no-op wherever the position is, even past the end of the file
+        }
         long bytes = kind.byteSize(count);
         long available = file.size() - position;
         if (bytes > available) {
             throw new EOFException("end of file: " + count + " " + kind.typeName() + "s requested at offset "
                     + position + " of " + file.path() + " but only " + Math.max(0, available) / kind.elementSize()
                     + " remain; 0 read, nothing changed");
-        }
-        if (count == 0) {
-            return;
         }
         if (kind.isMemoryForm(order)) {
             readDirect(file, position, kind, array, offset, bytes);

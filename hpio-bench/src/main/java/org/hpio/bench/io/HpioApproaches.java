@@ -1,0 +1,94 @@
+package org.hpio.bench.io;
+
+import org.hpio.bulk.BulkDataInputStream;
+import org.hpio.bulk.BulkDataOutputStream;
+import org.hpio.bulk.BulkRandomAccessFile;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.List;
+
+/** hpio's bulk classes in the configurations of 000 Table 1 ({@code bulkraf}, {@code bulkds}) and native order. */
+public final class HpioApproaches {
+    private HpioApproaches() {
+    }
+
+    public static List<Approach> all() {
+        return List.of(new BulkRaf(ByteOrder.BIG_ENDIAN), new BulkDs(), new BulkRaf(ByteOrder.nativeOrder()));
+    }
+
+    /** bulkraf: BulkRandomAccessFile.readArray/writeArray, one call per block; bulk-native in native order. */
+    static final class BulkRaf implements Approach {
+        private final ByteOrder order;
+
+        BulkRaf(ByteOrder order) {
+            this.order = order;
+        }
+
+        public String name() { return order == ByteOrder.BIG_ENDIAN ? "bulkraf" : "bulk-native"; }
+        public String description() {
+            return order == ByteOrder.BIG_ENDIAN ? "hpio BulkRandomAccessFile, big-endian (000 Table 1)"
+                    : "hpio BulkRandomAccessFile, native order: no swap, no staging copy";
+        }
+        public ByteOrder fileOrder() { return order; }
+
+        public void read(Path file, long position, Object array, int offset, int count) throws IOException {
+            try (BulkRandomAccessFile raf = new BulkRandomAccessFile(file, "r", order)) {
+                raf.seek(position);
+                if (array instanceof long[] longs) {
+                    raf.readArray(longs, offset, count);
+                } else {
+                    raf.readArray((int[]) array, offset, count);
+                }
+            }
+        }
+
+        public void write(Path file, long position, Object array, int offset, int count) throws IOException {
+            try (BulkRandomAccessFile raf = new BulkRandomAccessFile(file, "rw", order)) {
+                raf.seek(position);
+                if (array instanceof long[] longs) {
+                    raf.writeArray(longs, offset, count);
+                } else {
+                    raf.writeArray((int[]) array, offset, count);
+                }
+            }
+        }
+    }
+
+    /** bulkds: BulkDataInputStream over BufferedInputStream (default buffer), one call per block. */
+    static final class BulkDs implements Approach {
+        public String name() { return "bulkds"; }
+        public String description() { return "hpio BulkDataInput/OutputStream over Buffered streams (000 Table 1)"; }
+
+        public void read(Path file, long position, Object array, int offset, int count) throws IOException {
+            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
+                raf.seek(position);
+                BulkDataInputStream in = new BulkDataInputStream(new BufferedInputStream(new FileInputStream(raf.getFD())));
+                if (array instanceof long[] longs) {
+                    in.readArray(longs, offset, count);
+                } else {
+                    in.readArray((int[]) array, offset, count);
+                }
+            }
+        }
+
+        public void write(Path file, long position, Object array, int offset, int count) throws IOException {
+            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                raf.seek(position);
+                BulkDataOutputStream out = new BulkDataOutputStream(new BufferedOutputStream(new FileOutputStream(raf.getFD())));
+                if (array instanceof long[] longs) {
+                    out.writeArray(longs, offset, count);
+                } else {
+                    out.writeArray((int[]) array, offset, count);
+                }
+                out.flush();
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package org.hpio.bench.io;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One timed run of 001 §4's experiment: {@code workers} threads or processes each read or write their own
+ * block of one shared file (block i is elements [i * n / w, (i + 1) * n / w)). The clock runs from the moment
+ * all workers are released at a start barrier until the last one finishes; set-up (opening the JVM, filling
+ * the array) is outside it. Reads are checked against the generator's checksum before the time is returned;
+ * writes are checked by the caller from the file.
+ */
+public final class SharedFileRun {
+    public enum Op { READ, WRITE }
+
+    /** The file and its shape: {@code count} elements of {@code elements}, workers and order. */
+    public record Plan(Path file, Elements elements, long count, int workers, ByteOrder order) {
+        public long first(int worker) {
+            return count * worker / workers;
+        }
+
+        public int length(int worker) {
+            return Math.toIntExact(first(worker + 1) - first(worker));
+        }
+
+        public long bytes() {
+            return count * elements.size();
+        }
+    }
+
+    private SharedFileRun() {
+    }
+
+    /** Threads of this JVM; {@code buffers[i]} is worker i's array (its length at least the block's). */
+    public static double inThreads(Approach approach, Op op, Plan plan, Object[] buffers, long expectedChecksum)
+            throws Exception {
+        int w = plan.workers();
+        CyclicBarrier start = new CyclicBarrier(w + 1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < w; i++) {
+            int worker = i;
+            threads.add(Thread.ofPlatform().name("bench-worker-" + i).start(() -> {
+                try {
+                    start.await();
+                    long position = plan.first(worker) * plan.elements().size();
+                    if (op == Op.READ) {
+                        approach.read(plan.file(), position, buffers[worker], 0, plan.length(worker));
+                    } else {
+                        approach.write(plan.file(), position, buffers[worker], 0, plan.length(worker));
+                    }
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                }
+            }));
+        }
+        start.await();
+        long t0 = System.nanoTime();
+        for (Thread t : threads) {
+            t.join();
+        }
+        long elapsed = System.nanoTime() - t0;
+        if (failure.get() != null) {
+            throw new IOException(approach.name() + " " + op + " failed: " + failure.get(), failure.get());
+        }
+        if (op == Op.READ) {
+            long sum = 0;
+            for (int i = 0; i < w; i++) {
+                sum += TestData.checksum(buffers[i], 0, plan.length(i), plan.first(i));
+            }
+            checkRead(approach.name(), sum, expectedChecksum);
+        }
+        return elapsed / 1e9;
+    }
+
+    /**
+     * Separate processes, each running {@code command(worker)}: a program that prints READY, waits for a line
+     * on standard input, does its block and prints "DONE nanos checksum" with its own time of the I/O. All are
+     * released within microseconds of each other, so the slowest worker's time is the run's; the checksum the
+     * worker computes after its clock stopped is not counted.
+     */
+    public static double inProcesses(String name, Op op, Plan plan, WorkerCommand command, long expectedChecksum)
+            throws IOException, InterruptedException {
+        List<Process> processes = new ArrayList<>();
+        List<BufferedReader> outputs = new ArrayList<>();
+        try {
+            for (int i = 0; i < plan.workers(); i++) {
+                Process p = new ProcessBuilder(command.of(i)).redirectErrorStream(true).start();
+                processes.add(p);
+                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                outputs.add(out);
+                expectLine(name, out, "READY");
+            }
+            for (Process p : processes) {
+                OutputStream in = p.getOutputStream();
+                in.write("GO\n".getBytes(StandardCharsets.US_ASCII));
+                in.flush();
+            }
+            long sum = 0;
+            long elapsed = 0;
+            for (BufferedReader out : outputs) {
+                String[] done = expectLine(name, out, "DONE").split(" ");
+                elapsed = Math.max(elapsed, Long.parseLong(done[1]));
+                sum += Long.parseUnsignedLong(done[2]);
+            }
+            for (Process p : processes) {
+                if (p.waitFor() != 0) {
+                    throw new IOException(name + " worker exited with " + p.exitValue());
+                }
+            }
+            if (op == Op.READ) {
+                checkRead(name, sum, expectedChecksum);
+            }
+            return elapsed / 1e9;
+        } finally {
+            processes.forEach(Process::destroyForcibly);
+        }
+    }
+
+    /** The command line of worker i. */
+    @FunctionalInterface
+    public interface WorkerCommand {
+        List<String> of(int worker);
+    }
+
+    private static String expectLine(String name, BufferedReader out, String prefix) throws IOException {
+        StringBuilder seen = new StringBuilder();
+        String line;
+        while ((line = out.readLine()) != null) {
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+            seen.append(line).append('\n');
+        }
+        throw new IOException(name + " worker ended without " + prefix + ": " + seen.toString().strip());
+    }
+
+    private static void checkRead(String name, long actual, long expected) throws IOException {
+        if (actual != expected) {
+            throw new IOException(name + " read wrong data: checksum " + Long.toHexString(actual) + ", expected "
+                    + Long.toHexString(expected));
+        }
+    }
+
+    /** The command that runs one Java worker ({@link BlockWorker}) in a fresh JVM like this one. */
+    public static List<String> javaWorker(Approach approach, Op op, Plan plan, int worker) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(BlockWorker.class.getName());
+        command.addAll(List.of(approach.name(), op.name(), plan.file().toString(),
+                String.valueOf(plan.elements().size()), String.valueOf(plan.first(worker)),
+                String.valueOf(plan.length(worker))));
+        return command;
+    }
+
+    /** The command that runs one C worker of {@code threads} threads on block {@code worker}. */
+    public static List<String> cWorker(CProgram c, Op op, Plan plan, int worker, int threads, boolean waitForStart) {
+        List<String> command = new ArrayList<>(List.of(c.executable().toString(), op == Op.READ ? "read" : "write",
+                plan.file().toString(), String.valueOf(plan.elements().size()),
+                plan.order() == ByteOrder.BIG_ENDIAN ? "be" : "native", String.valueOf(plan.first(worker)),
+                String.valueOf(plan.length(worker)), String.valueOf(threads)));
+        if (waitForStart) {
+            command.add("--wait");
+        }
+        return command;
+    }
+}

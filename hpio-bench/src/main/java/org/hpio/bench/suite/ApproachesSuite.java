@@ -1,0 +1,153 @@
+package org.hpio.bench.suite;
+
+import org.hpio.bench.io.DataFiles;
+import org.hpio.bench.io.Elements;
+import org.hpio.bench.io.PageCache;
+import org.hpio.bench.io.SharedFileRun.Plan;
+import org.hpio.bench.io.Stats;
+import org.hpio.bench.io.TestData;
+import org.hpio.bench.report.Chart;
+import org.hpio.bench.report.Progress;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.report.Table;
+
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code hpio bench approaches}: 001 §4's experiment. 1, 2 and 4 threads, and as many processes, each read or
+ * write their own block of one shared file of ints, with every approach; the aggregate MB/s is the file's
+ * size over the time from the common start to the last worker's end. Warm page cache.
+ */
+public final class ApproachesSuite implements Suite {
+    static final long DEFAULT_SIZE = 64L << 20;
+    static final long PREFIX_BYTES = 4L << 20;
+
+    @Override
+    public String name() {
+        return "approaches";
+    }
+
+    @Override
+    public String summary() {
+        return "threads and processes reading and writing disjoint blocks of one shared file of ints (001 §4, §7)";
+    }
+
+    /** Aggregate MB/s by (workers kind, op) then worker count. */
+    private record Figures(Contender contender, long bytes, Map<String, Map<Integer, Double>> byMode) {
+    }
+
+    @Override
+    public void run(BenchContext context) throws Exception {
+        BenchOptions options = context.options();
+        long count = options.sizeOr(DEFAULT_SIZE) / 4;
+        long prefixCount = Math.min(count, PREFIX_BYTES / 4);
+        List<Integer> workerCounts = options.threads();
+        SuiteReport report = context.report();
+        report.param("element", "int (4 bytes)").param("size-bytes", count * 4)
+                .param("size", BenchOptions.formatSize(count * 4))
+                .param("prefix-for-slow-configurations", BenchOptions.formatSize(prefixCount * 4))
+                .param("workers", workerCounts).param("repetitions-threads", options.repetitions())
+                .param("repetitions-processes", 1).param("statistic", "median")
+                .param("page-cache", "warm (file read once before timing)")
+                .param("writes", "into the page cache of a fresh file; forced and checked after the clock stops");
+
+        Path dir = context.workDir();
+        Path bigEndian = dir.resolve("ints-be.bin");
+        Path nativeOrder = dir.resolve("ints-native.bin");
+        Path output = dir.resolve("ints-out.bin");
+        DataFiles.create(bigEndian, Elements.INT, count, ByteOrder.BIG_ENDIAN);
+        DataFiles.create(nativeOrder, Elements.INT, count, ByteOrder.nativeOrder());
+
+        List<Contender> contenders = BulkSuite.contenders(context);
+        int maxWorkers = workerCounts.stream().max(Integer::compare).orElse(1);
+        Trials trials = new Trials(options.repetitions());
+        Trials once = new Trials(1);
+        List<Figures> figures = new ArrayList<>();
+        try (Progress progress = context.progress("configurations", contenders.size())) {
+            for (Contender c : contenders) {
+                progress.message(c.name());
+                Path input = c.order() == ByteOrder.BIG_ENDIAN ? bigEndian : nativeOrder;
+                Object[] probe = buffers(count, 1);
+                long n = trials.extent(c, new Plan(input, Elements.INT, count, 1, c.order()),
+                        new Plan(input, Elements.INT, prefixCount, 1, c.order()), probe).count();
+                Object[] buffers = buffers(n, 1);
+                PageCache.warm(input);
+                Map<String, Map<Integer, Double>> byMode = new LinkedHashMap<>();
+                for (Contender.Workers kind : Contender.Workers.values()) {
+                    Trials t = kind == Contender.Workers.THREADS ? trials : once;
+                    for (int w : workerCounts) {
+                        Object[] perWorker = kind == Contender.Workers.THREADS ? buffers(n, w) : null;
+                        Plan read = new Plan(input, Elements.INT, n, w, c.order());
+                        long expected = TestData.expectedChecksum(0, n, 4);
+                        double readSeconds = t.read(c, read, kind, perWorker, expected, false);
+                        Plan write = new Plan(output, Elements.INT, n, w, c.order());
+                        double writeSeconds = t.write(c, write, kind, perWorker);
+                        String mode = kind == Contender.Workers.THREADS ? "threads" : "processes";
+                        byMode.computeIfAbsent(mode + " read", k -> new LinkedHashMap<>())
+                                .put(w, Stats.mbPerSecond(read.bytes(), readSeconds));
+                        byMode.computeIfAbsent(mode + " write", k -> new LinkedHashMap<>())
+                                .put(w, Stats.mbPerSecond(write.bytes(), writeSeconds));
+                    }
+                }
+                figures.add(new Figures(c, n * 4, byMode));
+                progress.step();
+            }
+        } finally {
+            Files.deleteIfExists(bigEndian);
+            Files.deleteIfExists(nativeOrder);
+            Files.deleteIfExists(output);
+        }
+        report(report, figures, workerCounts, count * 4, maxWorkers);
+    }
+
+    private static Object[] buffers(long count, int workers) {
+        Plan shape = new Plan(Path.of("."), Elements.INT, count, workers, ByteOrder.BIG_ENDIAN);
+        Object[] buffers = new Object[workers];
+        for (int i = 0; i < workers; i++) {
+            buffers[i] = new int[shape.length(i)];
+        }
+        return buffers;
+    }
+
+    private static void report(SuiteReport report, List<Figures> figures, List<Integer> workerCounts, long fullBytes,
+                               int maxWorkers) {
+        for (String mode : List.of("threads read", "threads write", "processes read", "processes write")) {
+            List<String> columns = new ArrayList<>(List.of("configuration", "data"));
+            workerCounts.forEach(w -> columns.add(w + (mode.startsWith("threads") ? " threads" : " processes")));
+            Table table = new Table("Aggregate MB/s, " + mode, columns);
+            Chart chart = new Chart("approaches-" + mode.replace(' ', '-'), "Shared file of ints, " + mode,
+                    mode.startsWith("threads") ? "threads" : "processes", "aggregate MB/s", Chart.Kind.LINE);
+            for (Figures f : figures) {
+                Map<Integer, Double> values = f.byMode().get(mode);
+                List<String> row = new ArrayList<>(List.of(f.contender().name(),
+                        BenchOptions.formatSize(f.bytes()) + (f.bytes() < fullBytes ? " (prefix)" : "")));
+                List<Double> xs = new ArrayList<>();
+                List<Double> ys = new ArrayList<>();
+                for (int w : workerCounts) {
+                    double v = values.get(w);
+                    row.add(BulkSuite.mb(v));
+                    xs.add((double) w);
+                    ys.add(v);
+                    String suffix = (mode.startsWith("threads") ? "-t" : "-p") + w;
+                    report.result(f.contender().name() + suffix, mode.endsWith("read") ? "read" : "write", v, "MB/s");
+                }
+                table.row(row);
+                chart.add(Chart.Series.line(f.contender().name(), xs, ys));
+            }
+            table.note("Names in the JSON: CONFIG-tN (N threads of one process) and CONFIG-pN (N processes). "
+                    + "Every read checksum and written file checked against the generator.");
+            report.table(table);
+            report.chart(chart);
+        }
+        report.note("Process rows include no JVM start-up: workers prepare, then start together at a barrier; "
+                + "each reports its own I/O time and the slowest one counts. One repetition per process count.");
+        report.note("The machine has " + Runtime.getRuntime().availableProcessors() + " cores; up to " + maxWorkers
+                + " workers were run.");
+    }
+}

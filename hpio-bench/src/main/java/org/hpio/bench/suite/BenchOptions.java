@@ -1,0 +1,86 @@
+package org.hpio.bench.suite;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What the user asked of a bench run. Sizes left empty mean each suite's default.
+ *
+ * @param size        data size per suite (bytes), empty for the suite's default
+ * @param threads     thread and process counts for the parallel suites
+ * @param repetitions timed repetitions per configuration (the median is reported)
+ * @param cache       which page-cache states to measure
+ * @param workDir     where data files go (a real disk, not tmpfs)
+ */
+public record BenchOptions(Optional<Long> size, List<Integer> threads, int repetitions, CacheMode cache,
+                           Path workDir) {
+
+    /** Which page-cache states a suite measures. */
+    public enum CacheMode {
+        WARM, COLD, BOTH;
+
+        public boolean warm() {
+            return this != COLD;
+        }
+
+        public boolean cold() {
+            return this != WARM;
+        }
+
+        public static CacheMode parse(String text) {
+            return valueOf(text.toUpperCase(Locale.ROOT));
+        }
+    }
+
+    public BenchOptions {
+        if (repetitions < 1) {
+            throw new IllegalArgumentException("repetitions must be at least 1: " + repetitions);
+        }
+        threads = List.copyOf(threads);
+        if (threads.isEmpty() || threads.stream().anyMatch(t -> t < 1)) {
+            throw new IllegalArgumentException("thread counts must be positive: " + threads);
+        }
+    }
+
+    public long sizeOr(long defaultBytes) {
+        return size.orElse(defaultBytes);
+    }
+
+    /** Parses sizes like 256m, 1g, 64k, 4096 (binary units). */
+    public static long parseSize(String text) {
+        String t = text.strip().toLowerCase(Locale.ROOT).replace("ib", "").replace("b", "");
+        long unit = 1;
+        char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
+        switch (last) {
+            case 'k' -> unit = 1L << 10;
+            case 'm' -> unit = 1L << 20;
+            case 'g' -> unit = 1L << 30;
+            default -> { }
+        }
+        String digits = unit == 1 ? t : t.substring(0, t.length() - 1);
+        try {
+            long value = Math.multiplyExact(Long.parseLong(digits), unit);
+            if (value <= 0) {
+                throw new IllegalArgumentException("size must be positive: " + text);
+            }
+            return value;
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException("not a size (try 256m, 1g, 64k): " + text);
+        }
+    }
+
+    /** "256 MiB", "4 KiB", "1.5 GiB". */
+    public static String formatSize(long bytes) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return (v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v))
+                + " " + units[u];
+    }
+}

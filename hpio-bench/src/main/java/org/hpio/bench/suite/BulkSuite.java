@@ -1,0 +1,210 @@
+package org.hpio.bench.suite;
+
+import org.hpio.bench.io.Approaches;
+import org.hpio.bench.io.CProgram;
+import org.hpio.bench.io.DataFiles;
+import org.hpio.bench.io.Elements;
+import org.hpio.bench.io.PageCache;
+import org.hpio.bench.io.SharedFileRun.Plan;
+import org.hpio.bench.io.Stats;
+import org.hpio.bench.io.TestData;
+import org.hpio.bench.report.Chart;
+import org.hpio.bench.report.Progress;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.report.Table;
+
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * {@code hpio bench bulk}: read and write one file of longs with every configuration of 000 Table 1 and 001 §3,
+ * what a developer writes today (nio, mmap), hpio's bulk classes, and C. One thread, whole file in one block.
+ */
+public final class BulkSuite implements Suite {
+    static final long DEFAULT_SIZE = 256L << 20;
+    /** Per-element configurations too slow for the whole file run on this prefix. */
+    static final long PREFIX_BYTES = 8L << 20;
+
+    @Override
+    public String name() {
+        return "bulk";
+    }
+
+    @Override
+    public String summary() {
+        return "read and write a file of longs with each Java approach, hpio bulk I/O and C (000 Table 1, 001 §3)";
+    }
+
+    /** One configuration's figures in MB/s (NaN where not measured). */
+    private record Row(Contender contender, long readBytes, double readWarm, double readCold, long writeBytes,
+                       double write) {
+    }
+
+    @Override
+    public void run(BenchContext context) throws Exception {
+        BenchOptions options = context.options();
+        long count = options.sizeOr(DEFAULT_SIZE) / 8;
+        if (count < 1) {
+            throw new IllegalArgumentException("bulk needs at least 8 bytes");
+        }
+        long prefixCount = Math.min(count, PREFIX_BYTES / 8);
+        SuiteReport report = context.report();
+        report.param("element", "long (8 bytes)").param("size-bytes", count * 8)
+                .param("size", BenchOptions.formatSize(count * 8))
+                .param("prefix-for-slow-configurations", BenchOptions.formatSize(prefixCount * 8))
+                .param("repetitions", options.repetitions()).param("statistic", "median")
+                .param("threads", 1);
+
+        Path dir = context.workDir();
+        Path bigEndian = dir.resolve("longs-be.bin");
+        Path nativeOrder = dir.resolve("longs-native.bin");
+        Path output = dir.resolve("longs-out.bin");
+        DataFiles.create(bigEndian, Elements.LONG, count, ByteOrder.BIG_ENDIAN);
+        DataFiles.create(nativeOrder, Elements.LONG, count, ByteOrder.nativeOrder());
+        describeCache(report, options, bigEndian);
+
+        List<Contender> contenders = contenders(context);
+        Object[] buffers = {new long[Math.toIntExact(count)]};
+        long expected = TestData.expectedChecksum(0, count, 8);
+        long expectedPrefix = TestData.expectedChecksum(0, prefixCount, 8);
+        Trials trials = new Trials(options.repetitions());
+        List<Row> rows = new ArrayList<>();
+        try (Progress progress = context.progress("configurations", contenders.size())) {
+            for (Contender c : contenders) {
+                progress.message(c.name());
+                Path input = c.order() == ByteOrder.BIG_ENDIAN ? bigEndian : nativeOrder;
+                Plan full = new Plan(input, Elements.LONG, count, 1, c.order());
+                Plan plan = trials.extent(c, full, new Plan(input, Elements.LONG, prefixCount, 1, c.order()), buffers);
+                long planExpected = plan.count() == count ? expected : expectedPrefix;
+                PageCache.warm(input);
+                double warm = options.cache().warm()
+                        ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, Contender.Workers.THREADS, buffers, planExpected, false))
+                        : Double.NaN;
+                double cold = options.cache().cold()
+                        ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, Contender.Workers.THREADS, buffers, planExpected, true))
+                        : Double.NaN;
+                Plan writePlan = new Plan(output, Elements.LONG, plan.count(), 1, c.order());
+                double write = Stats.mbPerSecond(writePlan.bytes(),
+                        trials.write(c, writePlan, Contender.Workers.THREADS, buffers));
+                rows.add(new Row(c, plan.bytes(), warm, cold, writePlan.bytes(), write));
+                progress.step();
+            }
+        } finally {
+            Files.deleteIfExists(bigEndian);
+            Files.deleteIfExists(nativeOrder);
+            Files.deleteIfExists(output);
+        }
+        report(report, rows, count * 8);
+    }
+
+    static List<Contender> contenders(BenchContext context) throws java.io.IOException {
+        List<Contender> contenders = new ArrayList<>();
+        Approaches.all().forEach(a -> contenders.add(Contender.java(a)));
+        Optional<CProgram> c = context.cProgram("hpio_bulkio");
+        c.ifPresent(program -> {
+            contenders.add(Contender.c(program, ByteOrder.BIG_ENDIAN));
+            contenders.add(Contender.c(program, ByteOrder.nativeOrder()));
+        });
+        return contenders;
+    }
+
+    /** Records which page-cache states were measured, and what a drop really left resident. */
+    static void describeCache(SuiteReport report, BenchOptions options, Path file) throws java.io.IOException {
+        List<String> states = new ArrayList<>();
+        if (options.cache().warm()) {
+            states.add("warm (file read once before timing)");
+        }
+        if (options.cache().cold()) {
+            PageCache.drop(file);
+            OptionalDouble resident = PageCache.residentShare(file);
+            states.add("cold (fdatasync + posix_fadvise DONTNEED before each repetition"
+                    + (resident.isPresent()
+                    ? String.format(Locale.ROOT, "; %.1f%% of the file resident after a drop, by fincore)", 100 * resident.getAsDouble())
+                    : "; residency not measured: no fincore)"));
+        }
+        report.param("page-cache", String.join("; ", states));
+        report.param("writes", "into the page cache of a fresh file; forced and checked after the clock stops");
+    }
+
+    private static void report(SuiteReport report, List<Row> rows, long fullBytes) {
+        Table table = new Table("Throughput, MB/s (10^6 bytes per second), one thread",
+                List.of("configuration", "what it is", "data", "read, warm", "read, cold", "write"));
+        List<String> names = new ArrayList<>();
+        List<Double> warm = new ArrayList<>();
+        List<Double> cold = new ArrayList<>();
+        List<Double> write = new ArrayList<>();
+        for (Row row : rows) {
+            String name = row.contender().name();
+            boolean prefix = row.readBytes() < fullBytes;
+            table.row(name, row.contender().description(),
+                    BenchOptions.formatSize(row.readBytes()) + (prefix ? " (prefix)" : ""),
+                    mb(row.readWarm()), mb(row.readCold()), mb(row.write()));
+            result(report, name, "read", row.readWarm());
+            result(report, name, "read-cold", row.readCold());
+            result(report, name, "write", row.write());
+            names.add(name);
+            warm.add(row.readWarm());
+            cold.add(row.readCold());
+            write.add(row.write());
+        }
+        table.note("Checked: every read's checksum and every written file's contents match the generator. "
+                + "'(prefix)': a per-element configuration too slow for the whole file, measured on its first bytes.");
+        report.table(table);
+        report.table(ratios(report, rows));
+        Chart read = new Chart("bulk-read", "Reading a file of longs, one thread", "configuration", "MB/s", Chart.Kind.BAR);
+        read.add(Chart.Series.bars("warm", names, warm));
+        if (cold.stream().anyMatch(v -> !v.isNaN())) {
+            read.add(Chart.Series.bars("cold", names, cold));
+        }
+        report.chart(read);
+        report.chart(new Chart("bulk-write", "Writing a file of longs, one thread", "configuration", "MB/s", Chart.Kind.BAR)
+                .add(Chart.Series.bars("write", names, write)));
+    }
+
+    /** The ratios the foundation issue sets as targets, computed from this run. */
+    private static Table ratios(SuiteReport report, List<Row> rows) {
+        Table table = new Table("Ratios, same run (warm page cache)", List.of("ratio", "value", "target"));
+        ratio(report, table, rows, "bulkraf", "dsb", "read", ">= 10");
+        ratio(report, table, rows, "bulkraf", "c", "read", ">= 0.8");
+        ratio(report, table, rows, "bulk-native", "mmap", "read", ">= 0.8");
+        ratio(report, table, rows, "bulk-native", "mmap-native", "read", "(for comparison)");
+        ratio(report, table, rows, "bulk-native", "c-native", "read", "(for comparison)");
+        ratio(report, table, rows, "bulkraf", "c", "write", ">= 0.8");
+        ratio(report, table, rows, "bulk-native", "c-native", "write", "(for comparison)");
+        return table;
+    }
+
+    private static void ratio(SuiteReport report, Table table, List<Row> rows, String a, String b, String metric,
+                              String target) {
+        OptionalDouble x = figure(rows, a, metric);
+        OptionalDouble y = figure(rows, b, metric);
+        if (x.isEmpty() || y.isEmpty()) {
+            return;
+        }
+        double value = x.getAsDouble() / y.getAsDouble();
+        report.result(a + "-vs-" + b, metric, value, "ratio");
+        table.row(a + " / " + b + " (" + metric + ")", String.format(Locale.ROOT, "%.2f", value), target);
+    }
+
+    private static OptionalDouble figure(List<Row> rows, String name, String metric) {
+        return rows.stream().filter(r -> r.contender().name().equals(name))
+                .mapToDouble(r -> metric.equals("read") ? r.readWarm() : r.write())
+                .filter(v -> !Double.isNaN(v)).findFirst();
+    }
+
+    private static void result(SuiteReport report, String name, String metric, double value) {
+        if (!Double.isNaN(value)) {
+            report.result(name, metric, value, "MB/s");
+        }
+    }
+
+    static String mb(double value) {
+        return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, "%.0f", value);
+    }
+}

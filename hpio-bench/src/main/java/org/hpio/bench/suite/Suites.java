@@ -1,0 +1,18 @@
+package org.hpio.bench.suite;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Every suite {@code hpio bench} knows, in the order a full run takes them. Later suites register here. */
+public final class Suites {
+    private Suites() {
+    }
+
+    public static List<Suite> all() {
+        return List.of(new BulkSuite(), new ApproachesSuite());
+    }
+
+    public static Optional<Suite> byName(String name) {
+        return all().stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+}

@@ -1,0 +1,70 @@
+package org.hpio.bench.suite;
+
+import org.hpio.bench.io.DataFiles;
+import org.hpio.bench.io.FileChecksum;
+import org.hpio.bench.io.PageCache;
+import org.hpio.bench.io.SharedFileRun.Op;
+import org.hpio.bench.io.SharedFileRun.Plan;
+import org.hpio.bench.io.Stats;
+import org.hpio.bench.io.TestData;
+
+/**
+ * Repeated, checked runs of one contender: an untimed warm-up (JIT, page cache), then the median of the
+ * configured repetitions. Cold reads drop the file's pages before every repetition. Writes go to a fresh empty
+ * file each time, and are forced and checked against the generator (with the JDK alone) after the clock
+ * stopped; the time is that of the write calls, i.e. into the page cache.
+ */
+final class Trials {
+    /** A per-element configuration whose full run would take longer than this runs on a prefix. */
+    static final double FULL_RUN_LIMIT_SECONDS = 4.0;
+
+    private final int repetitions;
+
+    Trials(int repetitions) {
+        this.repetitions = repetitions;
+    }
+
+    /** Median seconds of reading {@code plan} (warm: already cached; cold: dropped before each repetition). */
+    double read(Contender c, Plan plan, Contender.Workers workers, Object[] buffers, long expected, boolean cold)
+            throws Exception {
+        c.run(Op.READ, plan, workers, buffers, expected);
+        double[] seconds = new double[repetitions];
+        for (int r = 0; r < repetitions; r++) {
+            if (cold) {
+                PageCache.drop(plan.file());
+            }
+            seconds[r] = c.run(Op.READ, plan, workers, buffers, expected);
+        }
+        return Stats.median(seconds);
+    }
+
+    /** Median seconds of writing {@code plan} into a fresh file, each run checked. */
+    double write(Contender c, Plan plan, Contender.Workers workers, Object[] buffers) throws Exception {
+        long expected = TestData.expectedChecksum(0, plan.count(), plan.elements().size());
+        double[] seconds = new double[repetitions];
+        for (int r = -1; r < repetitions; r++) {
+            DataFiles.recreateEmpty(plan.file());
+            double s = c.run(Op.WRITE, plan, workers, buffers, expected);
+            DataFiles.force(plan.file());
+            FileChecksum.verify(c.name(), plan.file(), plan.elements(), plan.order(), 0, plan.count(), expected);
+            if (r >= 0) {
+                seconds[r] = s;
+            }
+        }
+        return Stats.median(seconds);
+    }
+
+    /**
+     * The plan to measure {@code c} on: the full one, or for a per-element configuration whose full run would
+     * exceed {@link #FULL_RUN_LIMIT_SECONDS}, the prefix (timed once on the prefix to decide).
+     */
+    Plan extent(Contender c, Plan full, Plan prefix, Object[] buffers) throws Exception {
+        if (!c.perElement() || prefix.count() >= full.count()) {
+            return full;
+        }
+        long expected = TestData.expectedChecksum(0, prefix.count(), prefix.elements().size());
+        double seconds = c.run(Op.READ, prefix, Contender.Workers.THREADS, buffers, expected);
+        double estimate = seconds * full.count() / prefix.count();
+        return estimate > FULL_RUN_LIMIT_SECONDS ? prefix : full;
+    }
+}

@@ -1,0 +1,106 @@
+package org.hpio.cli;
+
+import org.hpio.bench.report.JsonResults;
+import org.hpio.bench.report.MachineInfo;
+import org.hpio.bench.report.ReportWriter;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
+import org.hpio.bench.suite.Suite;
+import org.hpio.bench.suite.Suites;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/** {@code hpio bench [SUITE...]}: runs suites, writes the report folder and optionally the JSON results. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Runs benchmark suites and writes a report (Markdown, PNG charts, JSON).",
+                "With no SUITE, runs every suite at its default size."})
+final class BenchCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "SUITE", arity = "0..*", description = "suites to run (see --list); default: all")
+    List<String> suites = new ArrayList<>();
+
+    @Option(names = "--list", description = "list the suites and exit")
+    boolean list;
+
+    @Option(names = "--size", paramLabel = "SIZE", description = "data size, e.g. 256m, 1g (default: each suite's own)")
+    String size;
+
+    @Option(names = "--threads", split = ",", paramLabel = "N", description = "thread/process counts (default: 1,2,4)")
+    List<Integer> threads = List.of(1, 2, 4);
+
+    @Option(names = "--reps", paramLabel = "N", description = "timed repetitions per configuration; the median is reported (default: 3)")
+    int repetitions = 3;
+
+    @Option(names = "--cache", paramLabel = "STATE", description = "page cache: warm, cold or both (default: both where a suite measures reads cold)")
+    String cache = "both";
+
+    @Option(names = "--work-dir", paramLabel = "DIR", description = "where data files go; a real disk, not tmpfs (default: ./hpio-work)")
+    Path workDir = Path.of("hpio-work");
+
+    @Option(names = "--report", paramLabel = "DIR", description = "report folder (default: ./hpio-report/<date-time>)")
+    Path reportDir;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON (DESIGN.md's contract)")
+    Path json;
+
+    @Override
+    public Integer call() throws Exception {
+        if (list) {
+            Suites.all().forEach(s -> System.out.printf("%-12s %s%n", s.name(), s.summary()));
+            return 0;
+        }
+        List<Suite> chosen = choose();
+        BenchOptions options = new BenchOptions(Optional.ofNullable(size).map(BenchOptions::parseSize), threads,
+                repetitions, BenchOptions.CacheMode.parse(cache), workDir.toAbsolutePath());
+        Files.createDirectories(options.workDir());
+        MachineInfo machine = MachineInfo.probe(options.workDir());
+        Instant started = Instant.now();
+        List<SuiteReport> reports = new ArrayList<>();
+        for (Suite suite : chosen) {
+            System.err.println("hpio bench: running " + suite.name() + " (" + suite.summary() + ")");
+            SuiteReport report = new SuiteReport(suite.name(), suite.summary());
+            suite.run(new BenchContext(options, report));
+            reports.add(report);
+        }
+        Path dir = reportDir != null ? reportDir : defaultReportDir();
+        Path markdown = ReportWriter.write(dir, machine, reports, started, Duration.between(started, Instant.now()));
+        if (json != null) {
+            JsonResults.write(json, reports, machine);
+        }
+        System.out.println(Files.readString(markdown));
+        System.out.println("Report: " + markdown.toAbsolutePath());
+        if (json != null) {
+            System.out.println("JSON:   " + json.toAbsolutePath());
+        }
+        return 0;
+    }
+
+    private List<Suite> choose() {
+        if (suites.isEmpty()) {
+            return Suites.all();
+        }
+        List<Suite> chosen = new ArrayList<>();
+        for (String name : suites) {
+            chosen.add(Suites.byName(name).orElseThrow(() -> new IllegalArgumentException(
+                    "no suite named '" + name + "'; the suites are: "
+                            + String.join(", ", Suites.all().stream().map(Suite::name).toList()))));
+        }
+        return chosen;
+    }
+
+    private static Path defaultReportDir() {
+        return Path.of("hpio-report", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    }
+}
