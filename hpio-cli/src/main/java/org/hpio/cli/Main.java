@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code hpio} command. The launcher script {@code ./hpio} finds JDK 25, builds, and runs this. */
 @Command(name = "hpio", mixinStandardHelpOptions = true, version = "hpio 0.1.0",
         description = "High-performance file I/O for Java 25: benchmarks and tools.",
-        subcommands = {BenchCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {BenchCommand.class, JmhCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Also from the launcher: ./hpio test (every test), ./hpio build."})
 public final class Main implements Runnable {
     @CommandLine.Spec
@@ -17,7 +17,12 @@ public final class Main implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("jmh")) {
+            // JMH parses its own options; picocli would reject them.
+            JmhCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("hpio: " + (e.getMessage() == null ? e.toString() : e.getMessage()));

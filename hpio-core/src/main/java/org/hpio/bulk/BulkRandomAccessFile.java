@@ -198,9 +198,10 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
      */
     public long readArray(long position, Object[] nested) throws IOException {
         List<Object> rows = NestedArrays.rows(nested);
+        checkPosition(position);
         long total = NestedArrays.byteSize(rows);
         long available = file.size() - position;
-        if (total > available) {
+        if (total > 0 && total > available) {
             throw new java.io.EOFException("end of file: " + total + " bytes of rows requested at offset " + position
                     + " of " + file.path() + " but only " + Math.max(0, available) + " remain; nothing read");
         }
@@ -215,13 +216,21 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes the rows of {@code nested} back to back at {@code position}; returns the position after them. */
     public long writeArray(long position, Object[] nested) throws IOException {
-        for (Object row : NestedArrays.rows(nested)) {
+        List<Object> rows = NestedArrays.rows(nested);
+        checkPosition(position);
+        for (Object row : rows) {
             ArrayKind kind = ArrayKind.of(row);
             int length = kind.length(row);
             FileTransfer.write(file, position, kind, row, 0, length, order);
             position += kind.byteSize(length);
         }
         return position;
+    }
+
+    private static void checkPosition(long position) {
+        if (position < 0) {
+            throw new IllegalArgumentException("negative file position: " + position);
+        }
     }
 
     /** Reads {@code array.length} booleans at {@code position}; the file pointer does not move. */

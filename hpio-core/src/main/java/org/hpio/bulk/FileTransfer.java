@@ -14,13 +14,18 @@ import java.nio.ByteOrder;
  * Positional transfers between a file and a primitive array: the data path of {@link BulkRandomAccessFile}
  * (001 §6, without JNI).
  *
- * <p>When the array's memory already is the file's byte form (native order, not boolean) the kernel copies
- * straight into or out of the array, in critical calls of at most {@link Syscalls#CRITICAL_CHUNK} bytes.
- * Otherwise the bytes pass through one pooled off-heap staging buffer (owned by the call, returned to
- * {@link StagingPool#shared()} before it ends) and are swapped in bulk. One system call per chunk, never one
- * per element. Safe from many threads at once: nothing here is shared but the pool.
+ * <p>Reads: the kernel copies straight into the array, in critical calls of at most
+ * {@link Syscalls#CRITICAL_CHUNK} bytes; in a foreign byte order each chunk is swapped in place right after
+ * (booleans, whose bytes are not their memory form, go through staging). Writes: when the array's memory is the
+ * file's byte form (native order) straight from the array; otherwise through one pooled off-heap staging
+ * buffer (owned by the call, returned to {@link StagingPool#shared()} before it ends), swapped in bulk, since
+ * the caller's array must not change. One system call per chunk, never one per element. Safe from many threads
+ * at once: nothing here is shared but the pool.
  */
 final class FileTransfer {
+    /** Chunk of an in-place swapped read: small enough that the swap finds it in L2. */
+    private static final long SWAP_CHUNK = 256 * 1024;
+
     private FileTransfer() {
     }
 
@@ -43,24 +48,34 @@ final class FileTransfer {
                     + position + " of " + file.path() + " but only " + Math.max(0, available) / kind.elementSize()
                     + " remain; 0 read, nothing changed");
         }
-        if (kind.isMemoryForm(order)) {
-            readDirect(file, position, kind, array, offset, bytes);
-        } else {
+        if (kind == ArrayKind.BOOLEAN) {
             readStaged(file, position, kind, array, offset, count, order);
+        } else {
+            readInPlace(file, position, kind, array, offset, count, order);
         }
     }
 
-    private static void readDirect(NativeFile file, long position, ArrayKind kind, Object array, int offset,
-                                   long bytes) throws IOException {
+    /**
+     * The kernel copies straight into the array; in a foreign byte order each chunk is then swapped in place
+     * while it is still in the cache (as the C reference does), so no staging copy is made.
+     */
+    private static void readInPlace(NativeFile file, long position, ArrayKind kind, Object array, int offset,
+                                    int count, ByteOrder order) throws IOException {
+        long bytes = kind.byteSize(count);
         MemorySegment target = kind.heapSegment(array).asSlice(kind.byteSize(offset), bytes);
-        long done = 0;
-        while (done < bytes) {
-            long chunk = Math.min(Syscalls.CRITICAL_CHUNK, bytes - done);
-            long got = file.read(target.asSlice(done, chunk), position + done);
-            if (got == 0) {
-                throw shrunk(file, position, kind, done / kind.elementSize(), bytes / kind.elementSize());
+        boolean swap = !kind.isMemoryForm(order);
+        long chunkBytes = swap ? SWAP_CHUNK : Syscalls.CRITICAL_CHUNK;
+        for (long done = 0; done < bytes; ) {
+            MemorySegment chunk = target.asSlice(done, Math.min(chunkBytes, bytes - done));
+            long got = readUpTo(file, chunk, position + done);
+            int whole = (int) (got / kind.elementSize());
+            if (swap) {
+                kind.swapInPlace(chunk, order, whole);
             }
             done += got;
+            if (got < chunk.byteSize()) {
+                throw shrunk(file, position, kind, done / kind.elementSize(), count);
+            }
         }
     }
 

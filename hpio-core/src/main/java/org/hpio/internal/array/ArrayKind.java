@@ -112,6 +112,14 @@ public enum ArrayKind {
         }
     }
 
+    /** Turns {@code count} elements at the start of {@code segment} from {@code order} into native order, in place. */
+    public void swapInPlace(MemorySegment segment, ByteOrder order, int count) {
+        if (this == BOOLEAN) {
+            throw new UnsupportedOperationException("booleans are not swapped");
+        }
+        MemorySegment.copy(segment, layout.withOrder(order), 0, segment, layout.withOrder(ByteOrder.nativeOrder()), 0, count);
+    }
+
     /** Elements to bytes: {@code count} elements of {@code array} into {@code dst} at {@code dstOffset}. */
     public void encode(Object array, int index, int count, ByteOrder order, MemorySegment dst, long dstOffset) {
         if (this == BOOLEAN) {
