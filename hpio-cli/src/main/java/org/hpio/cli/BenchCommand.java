@@ -46,6 +46,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--cache", paramLabel = "STATE", description = "page cache: warm, cold or both (default: both where a suite measures reads cold)")
     String cache = "both";
 
+    @Option(names = "--configs", split = ",", paramLabel = "NAME", description = "only these configurations, e.g. bulkraf,dsb,c (default: all)")
+    List<String> configs = List.of();
+
     @Option(names = "--work-dir", paramLabel = "DIR", description = "where data files go; a real disk, not tmpfs (default: ./hpio-work)")
     Path workDir = Path.of("hpio-work");
 
@@ -63,7 +66,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         List<Suite> chosen = choose();
         BenchOptions options = new BenchOptions(Optional.ofNullable(size).map(BenchOptions::parseSize), threads,
-                repetitions, BenchOptions.CacheMode.parse(cache), workDir.toAbsolutePath());
+                repetitions, BenchOptions.CacheMode.parse(cache), workDir.toAbsolutePath(), configs);
         Files.createDirectories(options.workDir());
         MachineInfo machine = MachineInfo.probe(options.workDir());
         Instant started = Instant.now();

@@ -62,8 +62,8 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
      */
     public BulkRandomAccessFile(File file, String mode, ByteOrder arrayOrder) throws IOException {
         super(file, mode);
-        this.order = Objects.requireNonNull(arrayOrder, "arrayOrder");
         try {
+            this.order = Objects.requireNonNull(arrayOrder, "arrayOrder");
             this.file = NativeFile.open(file.toPath(), openFlags(mode));
         } catch (IOException | RuntimeException e) {
             super.close();
@@ -198,7 +198,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
      */
     public long readArray(long position, Object[] nested) throws IOException {
         List<Object> rows = NestedArrays.rows(nested);
-        checkPosition(position);
+        FileTransfer.checkPosition(position);
         long total = NestedArrays.byteSize(rows);
         long available = file.size() - position;
         if (total > 0 && total > available) {
@@ -217,7 +217,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
     /** Writes the rows of {@code nested} back to back at {@code position}; returns the position after them. */
     public long writeArray(long position, Object[] nested) throws IOException {
         List<Object> rows = NestedArrays.rows(nested);
-        checkPosition(position);
+        FileTransfer.checkPosition(position);
         for (Object row : rows) {
             ArrayKind kind = ArrayKind.of(row);
             int length = kind.length(row);
@@ -225,12 +225,6 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
             position += kind.byteSize(length);
         }
         return position;
-    }
-
-    private static void checkPosition(long position) {
-        if (position < 0) {
-            throw new IllegalArgumentException("negative file position: " + position);
-        }
     }
 
     /** Reads {@code array.length} booleans at {@code position}; the file pointer does not move. */

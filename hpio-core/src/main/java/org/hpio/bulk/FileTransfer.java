@@ -169,7 +169,7 @@ final class FileTransfer {
         return done;
     }
 
-    private static void checkPosition(long position) {
+    static void checkPosition(long position) {
         if (position < 0) {
             throw new IllegalArgumentException("negative file position: " + position);
         }

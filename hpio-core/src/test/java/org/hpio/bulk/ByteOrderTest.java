@@ -70,7 +70,7 @@ class ByteOrderTest {
             assertEquals(half, f.getFilePointer());
         }
         byte[] le = reference(p, a, 5, 990, ByteOrder.LITTLE_ENDIAN);
-        assertArrayEquals(StreamRoundTripProperties.concat(le, le), Files.readAllBytes(file));
+        assertArrayEquals(StreamRoundTripPropertyTest.concat(le, le), Files.readAllBytes(file));
 
         try (BulkRandomAccessFile f = new BulkRandomAccessFile(file, "r", ByteOrder.nativeOrder())) {
             Object back = p.newArray(1001);

@@ -145,8 +145,8 @@ class NestedArrayIOTest {
             assertSameRows(c, back2);
         }
         byte[] contents = Files.readAllBytes(file);
-        assertArrayEquals(StreamRoundTripProperties.concat(new byte[]{0, 0, 0, 42},
-                StreamRoundTripProperties.concat(expected, expected)), contents);
+        assertArrayEquals(StreamRoundTripPropertyTest.concat(new byte[]{0, 0, 0, 42},
+                StreamRoundTripPropertyTest.concat(expected, expected)), contents);
     }
 
     @ParameterizedTest

@@ -13,9 +13,10 @@ import java.util.Optional;
  * @param repetitions timed repetitions per configuration (the median is reported)
  * @param cache       which page-cache states to measure
  * @param workDir     where data files go (a real disk, not tmpfs)
+ * @param configs     the configurations to run, by name; empty for all of them
  */
 public record BenchOptions(Optional<Long> size, List<Integer> threads, int repetitions, CacheMode cache,
-                           Path workDir) {
+                           Path workDir, List<String> configs) {
 
     /** Which page-cache states a suite measures. */
     public enum CacheMode {
@@ -39,9 +40,15 @@ public record BenchOptions(Optional<Long> size, List<Integer> threads, int repet
             throw new IllegalArgumentException("repetitions must be at least 1: " + repetitions);
         }
         threads = List.copyOf(threads);
+        configs = List.copyOf(configs);
         if (threads.isEmpty() || threads.stream().anyMatch(t -> t < 1)) {
             throw new IllegalArgumentException("thread counts must be positive: " + threads);
         }
+    }
+
+    /** Whether configuration {@code name} was asked for. */
+    public boolean includes(String name) {
+        return configs.isEmpty() || configs.contains(name);
     }
 
     public long sizeOr(long defaultBytes) {

@@ -106,12 +106,22 @@ public final class BulkSuite implements Suite {
     static List<Contender> contenders(BenchContext context) throws java.io.IOException {
         List<Contender> contenders = new ArrayList<>();
         Approaches.all().forEach(a -> contenders.add(Contender.java(a)));
-        Optional<CProgram> c = context.cProgram("hpio_bulkio");
-        c.ifPresent(program -> {
-            contenders.add(Contender.c(program, ByteOrder.BIG_ENDIAN));
-            contenders.add(Contender.c(program, ByteOrder.nativeOrder()));
-        });
-        return contenders;
+        BenchOptions options = context.options();
+        if (options.includes("c") || options.includes("c-native")) {
+            Optional<CProgram> c = context.cProgram("hpio_bulkio");
+            c.ifPresent(program -> {
+                contenders.add(Contender.c(program, ByteOrder.BIG_ENDIAN));
+                contenders.add(Contender.c(program, ByteOrder.nativeOrder()));
+            });
+        }
+        List<Contender> chosen = contenders.stream().filter(c -> options.includes(c.name())).toList();
+        List<String> known = contenders.stream().map(Contender::name).toList();
+        for (String name : options.configs()) {
+            if (!known.contains(name)) {
+                throw new IllegalArgumentException("no configuration named '" + name + "'; known: " + String.join(", ", known));
+            }
+        }
+        return chosen;
     }
 
     /** Records which page-cache states were measured, and what a drop really left resident. */

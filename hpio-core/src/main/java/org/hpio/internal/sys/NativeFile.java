@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class NativeFile implements Closeable {
     private static final long CLOSED = 1L << 62;
+    /** Set, once, by whoever closes the descriptor itself: calls refused after that must not close it again. */
+    private static final long RELEASED = 1L << 61;
 
     private final int fd;
     private final String path;
@@ -100,7 +102,7 @@ public final class NativeFile implements Closeable {
     }
 
     private void release() {
-        if (state.decrementAndGet() == CLOSED) {
+        if (state.decrementAndGet() == CLOSED && state.compareAndSet(CLOSED, CLOSED | RELEASED)) {
             closeDescriptor();
         }
     }
@@ -114,7 +116,7 @@ public final class NativeFile implements Closeable {
                 return;
             }
         } while (!state.compareAndSet(s, s | CLOSED));
-        if (s == 0) {
+        if (state.compareAndSet(CLOSED, CLOSED | RELEASED)) {
             Syscalls.close(fd, path);
         }
     }

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * any type, mixed, gives DataOutputStream's bytes (size() and the file pointer counting every byte) and reads
  * back the same sequence, on the streams (chunked) and on BulkRandomAccessFile.
  */
-class InterleavingProperties {
+class InterleavingPropertyTest {
     private static Path dir;
 
     @BeforeContainer
@@ -118,7 +118,7 @@ class InterleavingProperties {
             if (op.single()) {
                 assertArrayEquals(op.prim().jdkBytes(op.slice().array(), op.slice().offset(), op.slice().count()), part);
             } else {
-                StreamRoundTripProperties.assertDataOutputStreamBytes(op.slice(), part);
+                StreamRoundTripPropertyTest.assertDataOutputStreamBytes(op.slice(), part);
             }
             at += n;
         }

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * (NaN payloads included). The file pointer moves exactly by the array's bytes, or not at all for the
  * positional forms.
  */
-class RandomAccessFileRoundTripProperties {
+class RandomAccessFileRoundTripPropertyTest {
     static final int TRIES = 60;
     private static Path dir;
 
@@ -125,9 +125,9 @@ class RandomAccessFileRoundTripProperties {
                 byte[] contents = Files.readAllBytes(file);
                 if (s.count() > 0) {
                     assertArrayEquals(new byte[prefix], Arrays.copyOf(contents, prefix), "the gap before is zeros");
-                    StreamRoundTripProperties.assertDataOutputStreamBytes(s,
+                    StreamRoundTripPropertyTest.assertDataOutputStreamBytes(s,
                             Arrays.copyOfRange(contents, prefix, prefix + (int) s.bytes()));
-                    StreamRoundTripProperties.assertDataOutputStreamBytes(s,
+                    StreamRoundTripPropertyTest.assertDataOutputStreamBytes(s,
                             Arrays.copyOfRange(contents, prefix + (int) s.bytes(), contents.length));
                     DataInputStream din = new DataInputStream(new ByteArrayInputStream(contents, prefix, contents.length));
                     Object back = p.newArray(2 * s.count());
@@ -190,7 +190,7 @@ class RandomAccessFileRoundTripProperties {
                 assertEquals(n, f.getFilePointer());
                 assertEquals(2 * n, f.length());
                 byte[] expected = p.rawBytes(s.array(), 0, s.length(), order);
-                assertArrayEquals(StreamRoundTripProperties.concat(expected, expected), Files.readAllBytes(file));
+                assertArrayEquals(StreamRoundTripPropertyTest.concat(expected, expected), Files.readAllBytes(file));
                 f.seek(0);
                 Object back = p.newArray(s.length());
                 p.read(f, back);

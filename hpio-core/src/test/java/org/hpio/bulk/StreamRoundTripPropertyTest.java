@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
  * documented non-canonical NaNs; hpio-to-hpio round trips that keep every bit, in either byte order. The
  * underlying streams return short reads (down to one byte per read) and are written in small pieces.
  */
-class StreamRoundTripProperties {
+class StreamRoundTripPropertyTest {
     static final int TRIES = 80;
     private static final byte[] TRAILER = {(byte) 0xA5, 0x5A, 0x7E};
 

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** A boolean is one byte: written as 1 or 0, and any non-zero byte reads as true (DataInputStream.readBoolean). */
-class BooleanBytesProperties {
+class BooleanBytesPropertyTest {
     private static Path dir;
 
     @BeforeContainer

@@ -1,0 +1,35 @@
+package org.hpio.bulk;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The module org.hpio.core exports org.hpio.bulk and nothing else (engines and native memory stay internal).
+ * Surefire runs these tests on the class path, so the descriptor is read from the compiled module-info.
+ */
+class ModuleDescriptorTest {
+    @Test
+    void exportsOnlyTheBulkPackage() throws IOException {
+        Path classes = Path.of(BulkDataInput.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+        Path moduleInfo = classes.resolve("module-info.class");
+        assertTrue(Files.exists(moduleInfo), "compiled module-info at " + moduleInfo);
+        try (InputStream in = Files.newInputStream(moduleInfo)) {
+            ModuleDescriptor d = ModuleDescriptor.read(in);
+            assertEquals("org.hpio.core", d.name());
+            Set<String> exports = d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
+            assertEquals(Set.of("org.hpio.bulk"), exports);
+            assertTrue(d.exports().stream().noneMatch(ModuleDescriptor.Exports::isQualified));
+            assertTrue(d.opens().isEmpty(), "nothing is opened for reflection");
+        }
+    }
+}

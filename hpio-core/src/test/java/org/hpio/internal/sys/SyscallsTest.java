@@ -1,0 +1,60 @@
+package org.hpio.internal.sys;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** Syscalls: heap (critical) transfers are bounded by CRITICAL_CHUNK; pread/pwrite/size basics. */
+class SyscallsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void heapTransfersLargerThanTheCriticalChunkAreRefused() throws IOException {
+        Path file = dir.resolve("f");
+        Files.write(file, new byte[0]);
+        try (NativeFile f = NativeFile.open(file, Syscalls.O_RDWR)) {
+            MemorySegment tooBig = MemorySegment.ofArray(new byte[Syscalls.CRITICAL_CHUNK + 1]);
+            assertThrows(IllegalArgumentException.class, () -> f.write(tooBig, 0));
+            assertThrows(IllegalArgumentException.class, () -> f.read(tooBig, 0));
+            assertEquals(0, f.size(), "nothing was written");
+            MemorySegment justRight = MemorySegment.ofArray(new byte[Syscalls.CRITICAL_CHUNK]);
+            assertEquals(Syscalls.CRITICAL_CHUNK, f.write(justRight, 0));
+            assertEquals(Syscalls.CRITICAL_CHUNK, f.size());
+            try (Arena arena = Arena.ofConfined()) {
+                // Native segments have no such bound.
+                MemorySegment big = arena.allocate(Syscalls.CRITICAL_CHUNK + 4096L);
+                assertEquals(Syscalls.CRITICAL_CHUNK + 4096L, f.write(big, 0));
+            }
+        }
+    }
+
+    @Test
+    void preadAndPwriteAtPositions() throws IOException {
+        Path file = dir.resolve("g");
+        Files.write(file, new byte[]{1, 2, 3, 4, 5, 6, 7, 8});
+        try (NativeFile f = NativeFile.open(file, Syscalls.O_RDWR)) {
+            byte[] three = new byte[3];
+            assertEquals(3, f.read(MemorySegment.ofArray(three), 4));
+            assertArrayEquals(new byte[]{5, 6, 7}, three);
+            assertEquals(1, f.read(MemorySegment.ofArray(three), 7), "a short read at the end");
+            assertEquals(0, f.read(MemorySegment.ofArray(three), 8), "0 at the end of the file");
+            assertEquals(0, f.read(MemorySegment.ofArray(three), 1000), "0 past the end of the file");
+            assertEquals(2, f.write(MemorySegment.ofArray(new byte[]{9, 9}), 10));
+            assertEquals(12, f.size());
+            f.force(false);
+            f.force(true);
+            f.advise(Syscalls.POSIX_FADV_DONTNEED);
+        }
+        assertArrayEquals(new byte[]{1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 9, 9}, Files.readAllBytes(file));
+    }
+}
