@@ -87,7 +87,9 @@ final class BenchCommand implements Callable<Integer> {
         if (json != null) {
             System.out.println("JSON:   " + json.toAbsolutePath());
         }
-        return 0;
+        List<String> failures = reports.stream().flatMap(r -> r.failures().stream().map(f -> r.suite() + ": " + f)).toList();
+        failures.forEach(f -> System.err.println("hpio bench: " + f));
+        return failures.isEmpty() ? 0 : 1;
     }
 
     private List<Suite> choose() {

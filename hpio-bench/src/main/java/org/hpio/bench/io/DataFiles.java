@@ -1,6 +1,7 @@
 package org.hpio.bench.io;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -38,11 +39,16 @@ public final class DataFiles {
         }
     }
 
-    /** Replaces {@code file} with an empty one, forced, so every write run allocates its blocks afresh. */
-    public static void recreateEmpty(Path file) throws IOException {
+    /**
+     * Replaces {@code file} with a sparse one of {@code bytes}, forced, so every write run allocates its blocks
+     * afresh and no writer has to extend the file. (Extending it from several threads at once races: the JDK's
+     * FileChannel.map grows a file with ftruncate, and a smaller block's map can shrink it under a larger one.)
+     */
+    public static void recreateSparse(Path file, long bytes) throws IOException {
         Files.deleteIfExists(file);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            channel.force(true);
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(bytes);
+            raf.getFD().sync();
         }
     }
 

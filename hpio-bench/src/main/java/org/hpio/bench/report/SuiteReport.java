@@ -17,6 +17,7 @@ public final class SuiteReport {
     private final List<Table> tables = new ArrayList<>();
     private final List<Chart> charts = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
 
     public SuiteReport(String suite, String summary) {
         this.suite = suite;
@@ -48,6 +49,21 @@ public final class SuiteReport {
     public SuiteReport note(String note) {
         notes.add(note);
         return this;
+    }
+
+    /**
+     * A configuration that failed (wrong output, an I/O error): it gets no figure, the report says why, and
+     * the command exits non-zero after writing the report.
+     */
+    public SuiteReport failure(String configuration, Throwable cause) {
+        String why = configuration + " FAILED: " + (cause.getMessage() == null ? cause.toString() : cause.getMessage());
+        failures.add(why);
+        notes.add(why);
+        return this;
+    }
+
+    public List<String> failures() {
+        return failures;
     }
 
     public String suite() {

@@ -55,7 +55,7 @@ public final class ApproachesSuite implements Suite {
                 .param("workers", workerCounts).param("repetitions-threads", options.repetitions())
                 .param("repetitions-processes", 1).param("statistic", "median")
                 .param("page-cache", "warm (file read once before timing)")
-                .param("writes", "into the page cache of a fresh file; forced and checked after the clock stops");
+                .param("writes", Trials.WRITES);
 
         Path dir = context.workDir();
         Path bigEndian = dir.resolve("ints-be.bin");
@@ -72,30 +72,34 @@ public final class ApproachesSuite implements Suite {
         try (Progress progress = context.progress("configurations", contenders.size())) {
             for (Contender c : contenders) {
                 progress.message(c.name());
-                Path input = c.order() == ByteOrder.BIG_ENDIAN ? bigEndian : nativeOrder;
-                Object[] probe = buffers(count, 1);
-                long n = trials.extent(c, new Plan(input, Elements.INT, count, 1, c.order()),
-                        new Plan(input, Elements.INT, prefixCount, 1, c.order()), probe).count();
-                Object[] buffers = buffers(n, 1);
-                PageCache.warm(input);
-                Map<String, Map<Integer, Double>> byMode = new LinkedHashMap<>();
-                for (Contender.Workers kind : Contender.Workers.values()) {
-                    Trials t = kind == Contender.Workers.THREADS ? trials : once;
-                    for (int w : workerCounts) {
-                        Object[] perWorker = kind == Contender.Workers.THREADS ? buffers(n, w) : null;
-                        Plan read = new Plan(input, Elements.INT, n, w, c.order());
-                        long expected = TestData.expectedChecksum(0, n, 4);
-                        double readSeconds = t.read(c, read, kind, perWorker, expected, false);
-                        Plan write = new Plan(output, Elements.INT, n, w, c.order());
-                        double writeSeconds = t.write(c, write, kind, perWorker);
-                        String mode = kind == Contender.Workers.THREADS ? "threads" : "processes";
-                        byMode.computeIfAbsent(mode + " read", k -> new LinkedHashMap<>())
-                                .put(w, Stats.mbPerSecond(read.bytes(), readSeconds));
-                        byMode.computeIfAbsent(mode + " write", k -> new LinkedHashMap<>())
-                                .put(w, Stats.mbPerSecond(write.bytes(), writeSeconds));
+                try {
+                    Path input = c.order() == ByteOrder.BIG_ENDIAN ? bigEndian : nativeOrder;
+                    Object[] probe = buffers(count, 1);
+                    long n = trials.extent(c, new Plan(input, Elements.INT, count, 1, c.order()),
+                            new Plan(input, Elements.INT, prefixCount, 1, c.order()), probe).count();
+                    Object[] buffers = buffers(n, 1);
+                    PageCache.warm(input);
+                    Map<String, Map<Integer, Double>> byMode = new LinkedHashMap<>();
+                    for (Contender.Workers kind : Contender.Workers.values()) {
+                        Trials t = kind == Contender.Workers.THREADS ? trials : once;
+                        for (int w : workerCounts) {
+                            Object[] perWorker = kind == Contender.Workers.THREADS ? buffers(n, w) : null;
+                            Plan read = new Plan(input, Elements.INT, n, w, c.order());
+                            long expected = TestData.expectedChecksum(0, n, 4);
+                            double readSeconds = t.read(c, read, kind, perWorker, expected, false);
+                            Plan write = new Plan(output, Elements.INT, n, w, c.order());
+                            double writeSeconds = t.write(c, write, kind, perWorker);
+                            String mode = kind == Contender.Workers.THREADS ? "threads" : "processes";
+                            byMode.computeIfAbsent(mode + " read", k -> new LinkedHashMap<>())
+                                    .put(w, Stats.mbPerSecond(read.bytes(), readSeconds));
+                            byMode.computeIfAbsent(mode + " write", k -> new LinkedHashMap<>())
+                                    .put(w, Stats.mbPerSecond(write.bytes(), writeSeconds));
+                        }
                     }
+                    figures.add(new Figures(c, n * 4, byMode));
+                } catch (Exception e) {
+                    report.failure(c.name(), e);
                 }
-                figures.add(new Figures(c, n * 4, byMode));
                 progress.step();
             }
         } finally {

@@ -78,21 +78,25 @@ public final class BulkSuite implements Suite {
         try (Progress progress = context.progress("configurations", contenders.size())) {
             for (Contender c : contenders) {
                 progress.message(c.name());
-                Path input = c.order() == ByteOrder.BIG_ENDIAN ? bigEndian : nativeOrder;
-                Plan full = new Plan(input, Elements.LONG, count, 1, c.order());
-                Plan plan = trials.extent(c, full, new Plan(input, Elements.LONG, prefixCount, 1, c.order()), buffers);
-                long planExpected = plan.count() == count ? expected : expectedPrefix;
-                PageCache.warm(input);
-                double warm = options.cache().warm()
-                        ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, Contender.Workers.THREADS, buffers, planExpected, false))
-                        : Double.NaN;
-                double cold = options.cache().cold()
-                        ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, Contender.Workers.THREADS, buffers, planExpected, true))
-                        : Double.NaN;
-                Plan writePlan = new Plan(output, Elements.LONG, plan.count(), 1, c.order());
-                double write = Stats.mbPerSecond(writePlan.bytes(),
-                        trials.write(c, writePlan, Contender.Workers.THREADS, buffers));
-                rows.add(new Row(c, plan.bytes(), warm, cold, writePlan.bytes(), write));
+                try {
+                    Path input = c.order() == ByteOrder.BIG_ENDIAN ? bigEndian : nativeOrder;
+                    Plan full = new Plan(input, Elements.LONG, count, 1, c.order());
+                    Plan plan = trials.extent(c, full, new Plan(input, Elements.LONG, prefixCount, 1, c.order()), buffers);
+                    long planExpected = plan.count() == count ? expected : expectedPrefix;
+                    PageCache.warm(input);
+                    double warm = options.cache().warm()
+                            ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, Contender.Workers.THREADS, buffers, planExpected, false))
+                            : Double.NaN;
+                    double cold = options.cache().cold()
+                            ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, Contender.Workers.THREADS, buffers, planExpected, true))
+                            : Double.NaN;
+                    Plan writePlan = new Plan(output, Elements.LONG, plan.count(), 1, c.order());
+                    double write = Stats.mbPerSecond(writePlan.bytes(),
+                            trials.write(c, writePlan, Contender.Workers.THREADS, buffers));
+                    rows.add(new Row(c, plan.bytes(), warm, cold, writePlan.bytes(), write));
+                } catch (Exception e) {
+                    report.failure(c.name(), e);
+                }
                 progress.step();
             }
         } finally {
@@ -115,7 +119,8 @@ public final class BulkSuite implements Suite {
             });
         }
         List<Contender> chosen = contenders.stream().filter(c -> options.includes(c.name())).toList();
-        List<String> known = contenders.stream().map(Contender::name).toList();
+        List<String> known = new ArrayList<>(Approaches.all().stream().map(a -> a.name()).toList());
+        known.addAll(List.of("c", "c-native"));
         for (String name : options.configs()) {
             if (!known.contains(name)) {
                 throw new IllegalArgumentException("no configuration named '" + name + "'; known: " + String.join(", ", known));
@@ -139,7 +144,7 @@ public final class BulkSuite implements Suite {
                     : "; residency not measured: no fincore)"));
         }
         report.param("page-cache", String.join("; ", states));
-        report.param("writes", "into the page cache of a fresh file; forced and checked after the clock stops");
+        report.param("writes", Trials.WRITES);
     }
 
     private static void report(SuiteReport report, List<Row> rows, long fullBytes) {

@@ -82,41 +82,51 @@ public final class Syscalls {
         return (int) ERRNO.get(capture, 0L);
     }
 
-    /** open(2). Returns the new descriptor; {@code path} names the file in errors. */
-    public static int open(String path, int flags, int mode) throws IOException {
+    /** A downcall that takes the errno capture segment first and returns a negative value on failure. */
+    @FunctionalInterface
+    private interface Call {
+        long invoke(MemorySegment capture) throws Throwable;
+    }
+
+    /**
+     * Runs {@code call}, retrying on EINTR when {@code retryInterrupted}; a failure becomes the IOException of
+     * {@link Errno#exception} for {@code operation} on {@code path} at {@code position} (-1: none).
+     */
+    private static long call(String operation, String path, long position, boolean retryInterrupted, Call call)
+            throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = arena.allocate(CAPTURE);
-            MemorySegment cPath = arena.allocateFrom(path);
             while (true) {
-                int fd = (int) OPEN.invokeExact(capture, cPath, flags | O_CLOEXEC, mode);
-                if (fd >= 0) {
-                    return fd;
+                long result = call.invoke(capture);
+                if (result >= 0) {
+                    return result;
                 }
                 int err = errno(capture);
-                if (err != Errno.EINTR) {
-                    throw Errno.exception("open", err, path, -1);
+                if (err != Errno.EINTR || !retryInterrupted) {
+                    throw Errno.exception(operation, err, path, position);
                 }
             }
         } catch (IOException | RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
-            throw new AssertionError(t);
+            throw new AssertionError("downcall " + operation + " failed", t);
         }
     }
 
-    /** close(2). Never retried: after EINTR the descriptor is gone on Linux. */
-    public static void close(int fd, String path) throws IOException {
+    /** open(2), always with O_CLOEXEC. Returns the new descriptor; {@code path} names the file in errors. */
+    public static int open(String path, int flags, int mode) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            int r = (int) CLOSE.invokeExact(capture, fd);
-            if (r < 0 && errno(capture) != Errno.EINTR) {
-                throw Errno.exception("close", errno(capture), path, -1);
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
+            MemorySegment cPath = arena.allocateFrom(path);
+            return (int) call("open", path, -1, true, c -> (int) OPEN.invokeExact(c, cPath, flags | O_CLOEXEC, mode));
         }
+    }
+
+    /** close(2). Never retried: after EINTR the descriptor is gone on Linux, so EINTR counts as closed. */
+    public static void close(int fd, String path) throws IOException {
+        call("close", path, -1, false, c -> {
+            int r = (int) CLOSE.invokeExact(c, fd);
+            return r < 0 && errno(c) == Errno.EINTR ? 0 : r;
+        });
     }
 
     /**
@@ -125,12 +135,16 @@ public final class Syscalls {
      * {@link #CRITICAL_CHUNK} bytes.
      */
     public static long pread(int fd, MemorySegment buffer, long position, String path) throws IOException {
-        return transfer(buffer.isNative() ? PREAD : heapHandle(PREAD_HEAP, buffer), "pread", fd, buffer, position, path);
+        MethodHandle handle = buffer.isNative() ? PREAD : heapHandle(PREAD_HEAP, buffer);
+        return call("pread", path, position, true,
+                c -> (long) handle.invokeExact(c, fd, buffer, buffer.byteSize(), position));
     }
 
     /** One pwrite(2) of up to {@code buffer.byteSize()} bytes at {@code position}; returns the count. */
     public static long pwrite(int fd, MemorySegment buffer, long position, String path) throws IOException {
-        return transfer(buffer.isNative() ? PWRITE : heapHandle(PWRITE_HEAP, buffer), "pwrite", fd, buffer, position, path);
+        MethodHandle handle = buffer.isNative() ? PWRITE : heapHandle(PWRITE_HEAP, buffer);
+        return call("pwrite", path, position, true,
+                c -> (long) handle.invokeExact(c, fd, buffer, buffer.byteSize(), position));
     }
 
     private static MethodHandle heapHandle(MethodHandle handle, MemorySegment buffer) {
@@ -141,56 +155,15 @@ public final class Syscalls {
         return handle;
     }
 
-    private static long transfer(MethodHandle handle, String op, int fd, MemorySegment buffer, long position,
-                                 String path) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            while (true) {
-                long n = (long) handle.invokeExact(capture, fd, buffer, buffer.byteSize(), position);
-                if (n >= 0) {
-                    return n;
-                }
-                int err = errno(capture);
-                if (err != Errno.EINTR) {
-                    throw Errno.exception(op, err, path, position);
-                }
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
-    }
-
     /** The file's size, by lseek(fd, 0, SEEK_END); hpio never uses a descriptor's own offset otherwise. */
     public static long size(int fd, String path) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            long r = (long) LSEEK.invokeExact(capture, fd, 0L, SEEK_END);
-            if (r < 0) {
-                throw Errno.exception("lseek", errno(capture), path, -1);
-            }
-            return r;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        return call("lseek", path, -1, false, c -> (long) LSEEK.invokeExact(c, fd, 0L, SEEK_END));
     }
 
     /** fdatasync(2) when {@code metadata} is false, else fsync(2). A failure is reported, never retried. */
     public static void force(int fd, boolean metadata, String path) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
-            int r = metadata ? (int) FSYNC.invokeExact(capture, fd) : (int) FDATASYNC.invokeExact(capture, fd);
-            if (r < 0) {
-                throw Errno.exception(metadata ? "fsync" : "fdatasync", errno(capture), path, -1);
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        call(metadata ? "fsync" : "fdatasync", path, -1, false,
+                c -> metadata ? (int) FSYNC.invokeExact(c, fd) : (int) FDATASYNC.invokeExact(c, fd));
     }
 
     /** posix_fadvise(2) over the whole file. */
