@@ -7,7 +7,7 @@ import java.nio.file.Path;
 
 /**
  * A worker process of the approaches suite: {@code APPROACH READ|WRITE FILE ELEM_SIZE FIRST COUNT}. Prepares
- * its block (writes fill it from the generator), prints READY, waits for a line on standard input, does the
+ * its block (writes fill it from the generator) and does it once untimed (writes to a scratch file), prints READY, waits for a line on standard input, does the
  * I/O, and prints "DONE nanos checksum" as the C worker does.
  */
 public final class BlockWorker {
@@ -25,16 +25,36 @@ public final class BlockWorker {
         if (op == SharedFileRun.Op.WRITE) {
             TestData.fill(array, 0, count, first);
         }
+        // One untimed pass first, as the thread runs have: class loading, native linking and the JIT are a
+        // program's start-up, not its I/O. A write warms up on a scratch file, so the timed write still
+        // allocates its blocks as the thread runs' writes do.
+        Path warmUp = op == SharedFileRun.Op.READ ? file
+                : file.resolveSibling(file.getFileName() + ".warm-up-" + ProcessHandle.current().pid());
+        if (op == SharedFileRun.Op.WRITE) {
+            java.nio.file.Files.createFile(warmUp);
+        }
+        try {
+            run(approach, op, warmUp, first * elements.size(), array, count);
+        } finally {
+            if (op == SharedFileRun.Op.WRITE) {
+                java.nio.file.Files.deleteIfExists(warmUp);
+            }
+        }
         System.out.println("READY");
         System.out.flush();
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII)).readLine();
         long t0 = System.nanoTime();
-        if (op == SharedFileRun.Op.READ) {
-            approach.read(file, first * elements.size(), array, 0, count);
-        } else {
-            approach.write(file, first * elements.size(), array, 0, count);
-        }
+        run(approach, op, file, first * elements.size(), array, count);
         long elapsed = System.nanoTime() - t0;
         System.out.println("DONE " + elapsed + " " + Long.toUnsignedString(TestData.checksum(array, 0, count, first)));
+    }
+
+    private static void run(Approach approach, SharedFileRun.Op op, Path file, long position, Object array, int count)
+            throws java.io.IOException {
+        if (op == SharedFileRun.Op.READ) {
+            approach.read(file, position, array, 0, count);
+        } else {
+            approach.write(file, position, array, 0, count);
+        }
     }
 }

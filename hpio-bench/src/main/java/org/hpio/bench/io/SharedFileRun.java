@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One timed run of 001 §4's experiment: {@code workers} threads or processes each read or write their own
- * block of one shared file (block i is elements [i * n / w, (i + 1) * n / w)). The clock runs from the moment
- * all workers are released at a start barrier until the last one finishes; set-up (opening the JVM, filling
- * the array) is outside it. Reads are checked against the generator's checksum before the time is returned;
+ * block of one shared file (block i is elements [i * n / w, (i + 1) * n / w)). Workers are released together at
+ * a start barrier; the time runs from the first worker's start to the last one's end, as the workers measure
+ * them. Set-up (starting a JVM, filling the array, a warm-up pass) is outside it. Reads are checked against the generator's checksum before the time is returned;
  * writes are checked by the caller from the file.
  */
 public final class SharedFileRun {
@@ -46,29 +46,34 @@ public final class SharedFileRun {
         int w = plan.workers();
         CyclicBarrier start = new CyclicBarrier(w + 1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        long[] starts = new long[w];
+        long[] ends = new long[w];
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < w; i++) {
             int worker = i;
             threads.add(Thread.ofPlatform().name("bench-worker-" + i).start(() -> {
                 try {
                     start.await();
+                    starts[worker] = System.nanoTime();
                     long position = plan.first(worker) * plan.elements().size();
                     if (op == Op.READ) {
                         approach.read(plan.file(), position, buffers[worker], 0, plan.length(worker));
                     } else {
                         approach.write(plan.file(), position, buffers[worker], 0, plan.length(worker));
                     }
+                    ends[worker] = System.nanoTime();
                 } catch (Throwable t) {
                     failure.compareAndSet(null, t);
                 }
             }));
         }
         start.await();
-        long t0 = System.nanoTime();
         for (Thread t : threads) {
             t.join();
         }
-        long elapsed = System.nanoTime() - t0;
+        // From the first worker's start to the last one's end, as each saw them: the coordinating thread may be
+        // descheduled after the barrier (more workers than cores), so its own clock would miss work.
+        long elapsed = java.util.Arrays.stream(ends).max().orElseThrow() - java.util.Arrays.stream(starts).min().orElseThrow();
         if (failure.get() != null) {
             throw new IOException(approach.name() + " " + op + " failed: " + failure.get(), failure.get());
         }

@@ -149,8 +149,10 @@ public final class ApproachesSuite implements Suite {
             report.table(table);
             report.chart(chart);
         }
-        report.note("Process rows include no JVM start-up: workers prepare, then start together at a barrier; "
-                + "each reports its own I/O time and the slowest one counts. One repetition per process count.");
+        report.note("Process rows include no JVM start-up: each Java worker fills its array and does its block once "
+                + "untimed (a write on a scratch file), then all start together at a barrier; each reports its own "
+                + "I/O time and the slowest one counts. One repetition per process count.");
+        report.note("Thread rows: the time runs from the first worker's start to the last one's end.");
         report.note("The machine has " + Runtime.getRuntime().availableProcessors() + " cores; up to " + maxWorkers
                 + " workers were run.");
     }
