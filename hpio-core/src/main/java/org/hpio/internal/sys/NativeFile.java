@@ -21,19 +21,31 @@ public final class NativeFile implements Closeable {
     private static final long RELEASED = 1L << 61;
 
     private final int fd;
+    private final int flags;
     private final String path;
     /** Calls in flight, plus {@link #CLOSED} once close was asked for. */
     private final AtomicLong state = new AtomicLong();
 
-    private NativeFile(int fd, String path) {
+    private NativeFile(int fd, int flags, String path) {
         this.fd = fd;
+        this.flags = flags;
         this.path = path;
     }
 
     /** Opens {@code path} with open(2) {@code flags} (O_CREAT creates with mode 0666 less the umask). */
     public static NativeFile open(Path path, int flags) throws IOException {
         String name = path.toString();
-        return new NativeFile(Syscalls.open(name, flags, 0666), name);
+        return new NativeFile(Syscalls.open(name, flags, 0666), flags, name);
+    }
+
+    /** The open(2) flags it was opened with. */
+    public int flags() {
+        return flags;
+    }
+
+    /** Whether it was opened with O_DIRECT (transfers must then be aligned, see {@code DirectAlignment}). */
+    public boolean isDirect() {
+        return (flags & Syscalls.O_DIRECT) != 0;
     }
 
     public String path() {
@@ -90,6 +102,42 @@ public final class NativeFile implements Closeable {
             Syscalls.fadvise(fd, advice, path);
         } finally {
             release();
+        }
+    }
+
+    /**
+     * The descriptor, held open until the lease is closed: what an asynchronous operation holds from its
+     * submission to its completion, so that the file cannot close under it (close waits for it instead).
+     */
+    public Lease lease() throws IOException {
+        acquire();
+        return new Lease();
+    }
+
+    /** A use of the descriptor; {@link #close()} exactly once. Not thread-safe. */
+    public final class Lease implements AutoCloseable {
+        private boolean released;
+
+        private Lease() {
+        }
+
+        public int fd() {
+            if (released) {
+                throw new IllegalStateException("lease of " + path + " already released");
+            }
+            return fd;
+        }
+
+        public NativeFile file() {
+            return NativeFile.this;
+        }
+
+        @Override
+        public void close() {
+            if (!released) {
+                released = true;
+                release();
+            }
         }
     }
 
