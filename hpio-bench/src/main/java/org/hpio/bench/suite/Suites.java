@@ -1,5 +1,7 @@
 package org.hpio.bench.suite;
 
+import org.hpio.bench.engine.EngineSuite;
+
 import java.util.List;
 import java.util.Optional;
 
@@ -9,7 +11,7 @@ public final class Suites {
     }
 
     public static List<Suite> all() {
-        return List.of(new BulkSuite(), new ApproachesSuite());
+        return List.of(new BulkSuite(), new ApproachesSuite(), new EngineSuite());
     }
 
     public static Optional<Suite> byName(String name) {

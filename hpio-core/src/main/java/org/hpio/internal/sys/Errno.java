@@ -2,7 +2,6 @@ package org.hpio.internal.sys;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.Map;
 
@@ -54,6 +53,16 @@ public final class Errno {
     private Errno() {
     }
 
+    /** The error number behind {@code e}: its own for an {@link ErrnoException}, else EIO. */
+    public static int of(java.io.IOException e) {
+        return switch (e) {
+            case ErrnoException errnoException -> errnoException.errno();
+            case java.nio.file.NoSuchFileException ignored -> ENOENT;
+            case java.nio.file.AccessDeniedException ignored -> EACCES;
+            default -> EIO;
+        };
+    }
+
     /** The symbolic name and meaning of {@code errno}, e.g. "ENOSPC (no space left on device)". */
     public static String describe(int errno) {
         return NAMES.getOrDefault(errno, "errno " + errno);
@@ -69,7 +78,7 @@ public final class Errno {
         return switch (errno) {
             case ENOENT -> new NoSuchFileException(path, null, reason);
             case EACCES, EPERM -> new AccessDeniedException(path, null, reason);
-            default -> new FileSystemException(path, null, reason);
+            default -> new ErrnoException(path, reason, errno);
         };
     }
 }

@@ -23,6 +23,7 @@ public final class NativeFile implements Closeable {
     private final int fd;
     private final int flags;
     private final String path;
+    private volatile DirectAlignment alignment;
     /** Calls in flight, plus {@link #CLOSED} once close was asked for. */
     private final AtomicLong state = new AtomicLong();
 
@@ -41,6 +42,16 @@ public final class NativeFile implements Closeable {
     /** The open(2) flags it was opened with. */
     public int flags() {
         return flags;
+    }
+
+    /** The O_DIRECT alignment of this file (statx, else the device's logical block size, else 4096), cached. */
+    public DirectAlignment directAlignment() throws IOException {
+        DirectAlignment a = alignment;
+        if (a == null) {
+            a = DirectAlignment.of(this);
+            alignment = a;
+        }
+        return a;
     }
 
     /** Whether it was opened with O_DIRECT (transfers must then be aligned, see {@code DirectAlignment}). */

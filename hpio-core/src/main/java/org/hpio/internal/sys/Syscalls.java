@@ -43,7 +43,7 @@ public final class Syscalls {
     public static final int SEEK_END = 2;
     public static final int POSIX_FADV_DONTNEED = 4;
 
-    private static final Linker LINKER = Linker.nativeLinker();
+    static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO =
             CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
@@ -69,7 +69,8 @@ public final class Syscalls {
     private Syscalls() {
     }
 
-    private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
+    /** A downcall handle to libc's {@code name} whose first parameter is the errno capture segment. */
+    static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
         Linker.Option[] options = new Linker.Option[extra.length + 1];
         options[0] = CAPTURE_ERRNO;
         System.arraycopy(extra, 0, options, 1, extra.length);
@@ -78,13 +79,13 @@ public final class Syscalls {
         return LINKER.downcallHandle(symbol, descriptor, options);
     }
 
-    private static int errno(MemorySegment capture) {
+    static int errno(MemorySegment capture) {
         return (int) ERRNO.get(capture, 0L);
     }
 
     /** A downcall that takes the errno capture segment first and returns a negative value on failure. */
     @FunctionalInterface
-    private interface Call {
+    interface Call {
         long invoke(MemorySegment capture) throws Throwable;
     }
 
@@ -92,7 +93,7 @@ public final class Syscalls {
      * Runs {@code call}, retrying on EINTR when {@code retryInterrupted}; a failure becomes the IOException of
      * {@link Errno#exception} for {@code operation} on {@code path} at {@code position} (-1: none).
      */
-    private static long call(String operation, String path, long position, boolean retryInterrupted, Call call)
+    static long call(String operation, String path, long position, boolean retryInterrupted, Call call)
             throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = arena.allocate(CAPTURE);
@@ -164,6 +165,18 @@ public final class Syscalls {
     public static void force(int fd, boolean metadata, String path) throws IOException {
         call(metadata ? "fsync" : "fdatasync", path, -1, false,
                 c -> metadata ? (int) FSYNC.invokeExact(c, fd) : (int) FDATASYNC.invokeExact(c, fd));
+    }
+
+    /**
+     * The same native memory as {@code buffer}, usable from any thread: what a worker thread hands to the
+     * kernel for a buffer whose arena is confined to the submitting thread. Only for the life of a request
+     * that owns the buffer (the caller keeps the arena open until the request is done, as with io_uring).
+     */
+    public static MemorySegment anyThreadView(MemorySegment buffer) {
+        if (!buffer.isNative()) {
+            throw new IllegalArgumentException("not a native segment: " + buffer);
+        }
+        return MemorySegment.ofAddress(buffer.address()).reinterpret(buffer.byteSize());
     }
 
     /** posix_fadvise(2) over the whole file. */

@@ -1,0 +1,114 @@
+package org.hpio.bench.engine;
+
+import org.hpio.internal.io.EngineConfig;
+import org.hpio.internal.io.IoEngine;
+import org.hpio.internal.io.IoEngines;
+import org.hpio.internal.io.IoOperation;
+import org.hpio.internal.io.IoRequest;
+import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Syscalls;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An hpio engine ({@code uring} or {@code threads}) driven at a queue depth: one engine per driver, sized
+ * for that depth; off-heap 4 KiB-aligned buffers from a shared arena, one per slot; completions through
+ * {@link IoRequest#whenDone}. Batches of resubmissions go out with {@link IoEngine#submitAll}.
+ *
+ * <p>Close order: the engine first (it waits for every request in flight), then the file, then the arena, so
+ * no buffer is freed while the kernel or a worker may still write it.
+ */
+final class EngineDriver extends InFlightDriver {
+    private final Arena arena;
+    private final MemorySegment[] buffers;
+    private final Runnable[] listeners;
+    private final IoRequest[] requests;
+    private final List<IoOperation> operations;
+    private final NativeFile file;
+    private final IoEngine engine;
+
+    private EngineDriver(Workload workload, int depth, NativeFile file, IoEngine engine) {
+        super(workload, depth);
+        this.file = file;
+        this.engine = engine;
+        this.arena = Arena.ofShared();
+        this.buffers = new MemorySegment[depth];
+        this.listeners = new Runnable[depth];
+        this.requests = new IoRequest[depth];
+        this.operations = new ArrayList<>(depth);
+        for (int slot = 0; slot < depth; slot++) {
+            buffers[slot] = arena.allocate(workload.blockSize(), BlockPattern.BLOCK);
+            int s = slot;
+            listeners[slot] = () -> completed(s);
+        }
+    }
+
+    /** The io_uring engine: throws (IOException or an unchecked exception) with the reason where it cannot start. */
+    static EngineDriver uring(Path path, Workload workload, int depth) throws IOException {
+        return open(path, workload, depth, false);
+    }
+
+    /** The portable engine with {@code depth} threads. */
+    static EngineDriver threads(Path path, Workload workload, int depth) throws IOException {
+        return open(path, workload, depth, true);
+    }
+
+    private static EngineDriver open(Path path, Workload workload, int depth, boolean threads) throws IOException {
+        int flags = (workload.writes() ? Syscalls.O_WRONLY : Syscalls.O_RDONLY) | (workload.direct() ? Syscalls.O_DIRECT : 0);
+        NativeFile file = NativeFile.open(path, flags | Syscalls.O_CLOEXEC);
+        try {
+            EngineConfig config = EngineConfig.defaults().withMaxInFlight(depth);
+            IoEngine engine = threads ? IoEngines.openThreads(config.withThreads(depth)) : IoEngines.openUring(config);
+            return new EngineDriver(workload, depth, file, engine);
+        } catch (IOException | RuntimeException | Error e) {
+            file.close();
+            throw e;
+        }
+    }
+
+    @Override
+    protected MemorySegment buffer(int slot) {
+        return buffers[slot];
+    }
+
+    @Override
+    protected void submit(int[] slots, int count) throws IOException {
+        if (count == 1) {
+            requests[slots[0]] = engine.submit(operation(slots[0]));
+        } else {
+            operations.clear();
+            for (int i = 0; i < count; i++) {
+                operations.add(operation(slots[i]));
+            }
+            List<IoRequest> submitted = engine.submitAll(operations);
+            for (int i = 0; i < count; i++) {
+                requests[slots[i]] = submitted.get(i);
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            requests[slots[i]].whenDone(listeners[slots[i]]);
+        }
+    }
+
+    private IoOperation operation(int slot) {
+        return workload.writes() ? IoOperation.write(file, buffers[slot], position(slot))
+                : IoOperation.read(file, buffers[slot], position(slot));
+    }
+
+    @Override
+    protected long result(int slot) throws IOException {
+        return requests[slot].resultOrThrow();
+    }
+
+    @Override
+    public void close() throws IOException {
+        try (arena; file) {
+            engine.close();
+        }
+    }
+}

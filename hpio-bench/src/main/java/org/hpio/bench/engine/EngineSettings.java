@@ -1,0 +1,60 @@
+package org.hpio.bench.engine;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The engine suite's queue depths and durations. Defaults: random reads at 1, 4, 16, 32, 64; sequential at 1
+ * and 8; warm reads at 1 and 32; 3 s per configuration after an untimed, checked warm-up of a sixth of that.
+ * {@value #SECONDS_PROPERTY} and {@value #DEPTHS_PROPERTY} (comma-separated) change the duration and the
+ * random-read depths.
+ *
+ * @param randomDepths     queue depths of the 4 KiB O_DIRECT random reads
+ * @param sequentialDepths queue depths of the 1 MiB O_DIRECT sequential reads and writes
+ * @param warmDepths       queue depths of the 4 KiB buffered reads from a warm page cache
+ * @param seconds          timed duration of each configuration
+ * @param warmupSeconds    untimed (still checked) run before it, with the same driver
+ */
+record EngineSettings(List<Integer> randomDepths, List<Integer> sequentialDepths, List<Integer> warmDepths,
+                      double seconds, double warmupSeconds) {
+    static final String SECONDS_PROPERTY = "hpio.bench.engine.seconds";
+    static final String DEPTHS_PROPERTY = "hpio.bench.engine.qds";
+    static final double DEFAULT_SECONDS = 3.0;
+    /** The queue depth of the targets, when measured. */
+    static final int TARGET_DEPTH = 32;
+
+    EngineSettings {
+        randomDepths = List.copyOf(randomDepths);
+        sequentialDepths = List.copyOf(sequentialDepths);
+        warmDepths = List.copyOf(warmDepths);
+        for (List<Integer> depths : List.of(randomDepths, sequentialDepths, warmDepths)) {
+            if (depths.isEmpty() || depths.stream().anyMatch(d -> d < 1 || d > 4096)) {
+                throw new IllegalArgumentException("queue depths must be in 1..4096: " + depths);
+            }
+        }
+        if (!(seconds > 0) || !(warmupSeconds >= 0)) {
+            throw new IllegalArgumentException("durations must be positive: " + seconds + ", " + warmupSeconds);
+        }
+    }
+
+    static EngineSettings defaults() {
+        double seconds = Double.parseDouble(System.getProperty(SECONDS_PROPERTY, Double.toString(DEFAULT_SECONDS)));
+        List<Integer> depths = Arrays.stream(System.getProperty(DEPTHS_PROPERTY, "1,4,16,32,64").split(","))
+                .map(String::strip).map(Integer::valueOf).toList();
+        return new EngineSettings(depths, List.of(1, 8), List.of(1, 32), seconds, seconds / 6);
+    }
+
+    /** The random-read depth the targets are computed at: 32 when measured, else the deepest measured. */
+    int targetDepth() {
+        return randomDepths.contains(TARGET_DEPTH) ? TARGET_DEPTH
+                : randomDepths.stream().mapToInt(Integer::intValue).max().orElseThrow();
+    }
+
+    long nanos() {
+        return Math.round(seconds * 1e9);
+    }
+
+    long warmupNanos() {
+        return Math.round(warmupSeconds * 1e9);
+    }
+}

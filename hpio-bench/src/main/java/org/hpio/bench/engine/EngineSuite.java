@@ -1,0 +1,146 @@
+package org.hpio.bench.engine;
+
+import org.hpio.bench.io.PageCache;
+import org.hpio.bench.report.Progress;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
+import org.hpio.bench.suite.Suite;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.stream.Collectors;
+
+/**
+ * {@code hpio bench engine}: 4 KiB random O_DIRECT reads at several queue depths with hpio's io_uring and
+ * portable engines, AsynchronousFileChannel (default pool, and a pool of QD threads), FileChannel from one
+ * thread, and fio's io_uring engine as the machine's limit; 1 MiB sequential O_DIRECT reads and writes; 4 KiB
+ * reads from a warm page cache. IOPS, CPU time and context switches per I/O, latency percentiles, and the
+ * issue's target ratios, all from one run on one file (default 1 GiB, made once and deleted at the end).
+ */
+public final class EngineSuite implements Suite {
+    static final long DEFAULT_SIZE = 1L << 30;
+
+    private final EngineSettings settings;
+
+    public EngineSuite() {
+        this(null);
+    }
+
+    /** With fixed settings (tests); null: {@link EngineSettings#defaults()} when the suite runs. */
+    EngineSuite(EngineSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return "engine";
+    }
+
+    @Override
+    public String summary() {
+        return "4 KiB random and 1 MiB sequential O_DIRECT I/O with hpio's engines, the JDK's channels and fio";
+    }
+
+    @Override
+    public void run(BenchContext context) throws Exception {
+        EngineSettings s = settings != null ? settings : EngineSettings.defaults();
+        BenchOptions options = context.options();
+        long size = options.sizeOr(DEFAULT_SIZE) / (1 << 20) * (1 << 20);
+        PatternFile.requireChunks(size);
+        SuiteReport report = context.report();
+        List<EngineRun> runs = EnginePlan.plan(options, s, size);
+        Optional<Fio> fio = Optional.empty();
+        if (runs.stream().anyMatch(r -> r.mechanism() == Mechanism.FIO)) {
+            fio = Fio.find();
+            if (fio.isEmpty()) {
+                report.note("fio rows left out: " + Fio.INSTALL + ".");
+                runs = runs.stream().filter(r -> r.mechanism() != Mechanism.FIO).toList();
+            }
+        }
+        params(report, s, size, fio);
+
+        Path dir = context.workDir();
+        Path data = dir.resolve("engine-data.bin");
+        Path scratch = dir.resolve("engine-write.bin");
+        List<Figures> figures = new ArrayList<>();
+        try {
+            prepare(context, data, size);
+            if (runs.stream().anyMatch(r -> r.workload().writes())) {
+                prepare(context, scratch, size);
+            }
+            boolean cacheDescribed = false;
+            try (Progress progress = context.progress("configurations", runs.size())) {
+                for (EngineRun run : runs) {
+                    progress.message(run.configuration());
+                    if (!run.workload().direct()) {
+                        PageCache.warm(data);
+                        if (!cacheDescribed) {
+                            describeWarm(report, data);
+                            cacheDescribed = true;
+                        }
+                    }
+                    try {
+                        figures.add(run.measure(run.workload().writes() ? scratch : data, s, fio));
+                    } catch (InterruptedException e) {
+                        throw e;
+                    } catch (Exception | LinkageError e) {
+                        report.failure(run.configuration(), e);
+                    }
+                    progress.step();
+                }
+            }
+        } finally {
+            Files.deleteIfExists(data);
+            Files.deleteIfExists(scratch);
+        }
+        EngineReport.write(report, figures, s);
+    }
+
+    /** Writes the pattern file, forced, then drops it from the page cache so that every run starts alike. */
+    private static void prepare(BenchContext context, Path file, long size) throws IOException {
+        try (Progress progress = context.progress("writing " + file.getFileName(), size)) {
+            PatternFile.create(file, size, progress);
+        }
+        PageCache.drop(file);
+    }
+
+    private static void params(SuiteReport report, EngineSettings s, long size, Optional<Fio> fio) {
+        report.param("file-size-bytes", size).param("file-size", BenchOptions.formatSize(size))
+                .param("random-block", "4 KiB, 4 KiB-aligned offsets uniform over the file (SplittableRandom, seed "
+                        + EngineRun.SEED + ")")
+                .param("sequential-block", "1 MiB, from offset 0, wrapping at the end of the file")
+                .param("queue-depths-random", depths(s.randomDepths()))
+                .param("queue-depths-sequential", depths(s.sequentialDepths()))
+                .param("queue-depths-warm", depths(s.warmDepths()))
+                .param("seconds-per-configuration", s.seconds())
+                .param("warm-up-seconds", s.warmupSeconds() + " (same driver, untimed, checked)")
+                .param("page-cache", "O_DIRECT rows bypass it (cold by construction); warm rows read buffered after "
+                        + "the file was read once")
+                .param("cpu-per-io", "process CPU time (user + system, all threads, getProcessCpuTime) over the timed "
+                        + "run / I/Os; fio: its job's (usr_cpu + sys_cpu) x runtime / I/Os")
+                .param("ctx-per-io", "voluntary + involuntary context switches summed over /proc/self/task/*/status "
+                        + "(threads alive after the run) / I/Os; fio: its job's ctx / I/Os")
+                .param("latency", "per I/O, from just before the submitting call to the completion callback "
+                        + "(FileChannel: around the call; fio: lat_ns), log-linear histogram within 1.6%")
+                .param("cores", Runtime.getRuntime().availableProcessors())
+                .param("fio", fio.map(Fio::version).orElse("not installed"));
+    }
+
+    private static void describeWarm(SuiteReport report, Path data) {
+        OptionalDouble resident = PageCache.residentShare(data);
+        report.param("page-cache-warm-resident", resident.isPresent()
+                ? String.format(Locale.ROOT, "%.1f%% of the file, by fincore, after reading it once", 100 * resident.getAsDouble())
+                : "not measured: no fincore");
+    }
+
+    private static String depths(List<Integer> depths) {
+        return depths.stream().map(String::valueOf).collect(Collectors.joining(", "));
+    }
+}

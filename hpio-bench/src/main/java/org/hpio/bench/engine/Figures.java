@@ -1,0 +1,28 @@
+package org.hpio.bench.engine;
+
+/**
+ * One configuration's checked figures. Latencies in microseconds, CPU time in microseconds per I/O, NaN where
+ * not measured.
+ */
+record Figures(String configuration, Mechanism mechanism, Workload workload, int depth, long ios, double seconds,
+               double cpuMicrosPerIo, double switchesPerIo, double p50, double p99, double p999, long bytes) {
+
+    double iops() {
+        return ios / seconds;
+    }
+
+    /** MB/s of 10^6 bytes. */
+    double mbPerSecond() {
+        return bytes / 1e6 / seconds;
+    }
+
+    /** From a checked measurement and the process's usage over it. */
+    static Figures of(String configuration, Mechanism mechanism, Workload workload, int depth, Measurement m, Usage used) {
+        double ios = m.ios();
+        return new Figures(configuration, mechanism, workload, depth, m.ios(), m.seconds(),
+                used.cpuNanos() / 1e3 / ios,
+                used.contextSwitches() < 0 ? Double.NaN : used.contextSwitches() / ios,
+                m.latencies.quantile(0.50) / 1e3, m.latencies.quantile(0.99) / 1e3, m.latencies.quantile(0.999) / 1e3,
+                m.bytes());
+    }
+}

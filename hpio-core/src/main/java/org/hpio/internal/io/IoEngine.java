@@ -1,0 +1,57 @@
+package org.hpio.internal.io;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * An asynchronous I/O engine: operations go in, each completes its own {@link IoRequest}. Two mechanisms
+ * implement it: {@link UringEngine} (the kernel's io_uring, through the FFM API) and {@link ThreadPoolEngine}
+ * (positional reads and writes on a bounded pool of threads, where io_uring is missing or refused). Both pass
+ * one contract test suite. Get one from {@link IoEngines}.
+ *
+ * <p>Bounds: at most {@link EngineConfig#maxInFlight()} requests are in flight; at the bound, submission
+ * blocks (parking the thread) or, when the engine is fail-fast, throws {@link EngineSaturatedException}. Memory
+ * never grows with a backlog. Results are never adjusted: a short read or write is reported as such.
+ *
+ * <p>O_DIRECT files: buffer address, file offset and length must be multiples of the file's
+ * {@link org.hpio.internal.sys.DirectAlignment}; an unaligned request is refused at submission with an
+ * IOException saying which of the three is off (no bounce buffer is made behind the caller's back).
+ *
+ * <p>Thread-safe: any thread may submit, cancel and wait.
+ */
+public sealed interface IoEngine extends AutoCloseable permits UringEngine, ThreadPoolEngine {
+    /** "uring" or "threads". */
+    String name();
+
+    EngineConfig config();
+
+    /** Submits one operation. */
+    IoRequest submit(IoOperation operation) throws IOException;
+
+    /**
+     * Submits several operations in one batch (one {@code io_uring_enter} on the io_uring engine). Blocks
+     * until all were admitted; if admission fails part way, the ones already submitted stay in flight and the
+     * exception says how many.
+     */
+    List<IoRequest> submitAll(List<IoOperation> operations) throws IOException;
+
+    /**
+     * Asks for {@code request} to be cancelled. It then completes with ECANCELED, or normally if it finished
+     * first; either way its buffer is the caller's again only once it is done. Returns false when the request
+     * is already done or not of this engine.
+     */
+    boolean cancel(IoRequest request);
+
+    /** Requests submitted and not yet completed. */
+    int inFlight();
+
+    /** The bound on staging bytes that users of this engine hold for their requests in flight. */
+    StagingBudget staging();
+
+    /**
+     * Refuses new requests, cancels those in flight, waits for every completion (so no buffer is still the
+     * kernel's), and frees the engine's resources. Idempotent.
+     */
+    @Override
+    void close() throws IOException;
+}

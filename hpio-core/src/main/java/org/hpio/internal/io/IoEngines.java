@@ -1,0 +1,95 @@
+package org.hpio.internal.io;
+
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Opens engines. {@code -Dhpio.engine=uring|threads|auto} (default auto) chooses: auto takes io_uring when it
+ * starts and offers every operation hpio uses, else the portable engine, logging the reason once; forcing
+ * {@code uring} where it cannot start is an error, never a silent fallback.
+ *
+ * <p>Every open engine is drained and closed by a shutdown hook, so no request is in flight when the JVM exits.
+ */
+public final class IoEngines {
+    public static final String PROPERTY = "hpio.engine";
+
+    private static final System.Logger LOG = System.getLogger(IoEngines.class.getName());
+    private static final Set<IoEngine> OPEN = ConcurrentHashMap.newKeySet();
+    private static volatile boolean fallbackLogged;
+    private static volatile IoEngine shared;
+
+    static {
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("hpio-engine-shutdown").unstarted(() -> {
+            for (IoEngine engine : OPEN) {
+                try {
+                    engine.close();
+                } catch (IOException | RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "closing " + engine.name() + " engine at exit: " + e);
+                }
+            }
+        }));
+    }
+
+    private IoEngines() {
+    }
+
+    /** An engine chosen by {@value #PROPERTY}. */
+    public static IoEngine open(EngineConfig config) throws IOException {
+        String choice = System.getProperty(PROPERTY, "auto").toLowerCase(Locale.ROOT);
+        return switch (choice) {
+            case "uring" -> register(UringEngine.open(config));
+            case "threads" -> register(ThreadPoolEngine.open(config));
+            case "auto" -> register(openAuto(config));
+            default -> throw new IllegalArgumentException("-D" + PROPERTY + " must be uring, threads or auto, not " + choice);
+        };
+    }
+
+    /** The io_uring engine, or an IOException saying why it cannot start here. */
+    public static IoEngine openUring(EngineConfig config) throws IOException {
+        return register(UringEngine.open(config));
+    }
+
+    /** The portable engine. */
+    public static IoEngine openThreads(EngineConfig config) throws IOException {
+        return register(ThreadPoolEngine.open(config));
+    }
+
+    /** One engine with the default bounds for the whole JVM, opened on first use. */
+    public static IoEngine shared() throws IOException {
+        IoEngine engine = shared;
+        if (engine == null) {
+            synchronized (IoEngines.class) {
+                engine = shared;
+                if (engine == null) {
+                    engine = open(EngineConfig.defaults());
+                    shared = engine;
+                }
+            }
+        }
+        return engine;
+    }
+
+    private static IoEngine openAuto(EngineConfig config) throws IOException {
+        try {
+            return UringEngine.open(config);
+        } catch (IOException | UnsupportedOperationException e) {
+            if (!fallbackLogged) {
+                fallbackLogged = true;
+                LOG.log(System.Logger.Level.INFO, "io_uring unavailable, using the thread-pool engine: " + e.getMessage());
+            }
+            return ThreadPoolEngine.open(config);
+        }
+    }
+
+    private static IoEngine register(IoEngine engine) {
+        OPEN.add(engine);
+        return engine;
+    }
+
+    /** Called by an engine's close. */
+    static void closed(IoEngine engine) {
+        OPEN.remove(engine);
+    }
+}

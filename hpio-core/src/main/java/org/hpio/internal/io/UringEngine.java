@@ -1,0 +1,365 @@
+package org.hpio.internal.io;
+
+import org.hpio.internal.sys.Errno;
+import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.UringLayout;
+import org.hpio.internal.sys.UringRing;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The io_uring engine: real kernel-asynchronous I/O driven through the FFM API (no JNI, no liburing).
+ *
+ * <p>Submission: any thread fills submission entries under a lock (a {@link ReentrantLock}, so a virtual
+ * thread parks rather than pins) and hands every entry published so far to the kernel with one
+ * {@code io_uring_enter}; {@link #submitAll} puts a whole batch in one call. Completion: one platform thread
+ * waits in {@code io_uring_enter(GETEVENTS)}, reaps every available completion in one pass and completes each
+ * request, whose waiters park until then.
+ *
+ * <p>Each request takes one or two completion slots (user_data is the slot number). A write-then-fsync is two
+ * linked entries (IOSQE_IO_LINK); io_uring fails the link when the write comes back short, so the fsync
+ * completes ECANCELED and the engine submits the rest of the write, linked to a new fsync, until all is
+ * written: the result is never reported durable for bytes that were not written before the force.
+ */
+public final class UringEngine extends EngineBase<UringEngine.UringJob> implements IoEngine {
+    private static final long CANCEL_TAG = 1L << 62;
+    private static final long WAKE_TAG = 1L << 61;
+    private static final int[] REQUIRED_OPS = {UringLayout.IORING_OP_NOP, UringLayout.IORING_OP_READ,
+            UringLayout.IORING_OP_WRITE, UringLayout.IORING_OP_FSYNC, UringLayout.IORING_OP_ASYNC_CANCEL};
+
+    /**
+     * A request and its slots in flight. {@code written}: bytes moved by its read or write so far (the
+     * write of a write-then-fsync may take several rounds).
+     */
+    static final class UringJob extends Job {
+        long written;
+        int partsOut;
+        int writeErrno;
+        int fsyncErrno;
+        int writeSlot = -1;
+        int otherSlot = -1;
+
+        UringJob(IoRequest request, NativeFile.Lease lease) {
+            super(request, lease);
+        }
+    }
+
+    private final UringRing ring;
+    private final ReentrantLock submitLock = new ReentrantLock();
+    /** Slot i: the job whose entry has user_data i; guarded by submitLock (freed from the reaper under it too). */
+    private final UringJob[] slots;
+    private final int[] freeSlots;
+    private int freeCount;
+    private final Thread reaper;
+    private volatile boolean stopReaper;
+
+    private UringEngine(EngineConfig config, UringRing ring) {
+        super(config);
+        this.ring = ring;
+        int slotCount = 2 * config.maxInFlight();
+        this.slots = new UringJob[slotCount];
+        this.freeSlots = new int[slotCount];
+        for (int i = 0; i < slotCount; i++) {
+            freeSlots[i] = slotCount - 1 - i;
+        }
+        this.freeCount = slotCount;
+        this.reaper = Thread.ofPlatform().daemon().name("hpio-uring-completions").start(this::reapLoop);
+    }
+
+    /**
+     * Starts an engine, or throws an IOException saying why io_uring cannot be used here (missing, refused by
+     * seccomp or kernel.io_uring_disabled, memlock, or an opcode hpio needs missing from the probe).
+     */
+    static UringEngine open(EngineConfig config) throws IOException {
+        int entries = Integer.highestOneBit(Math.max(8, 2 * config.maxInFlight() + 8) - 1) << 1;
+        UringRing ring;
+        try {
+            ring = UringRing.create(entries, 2 * entries);
+        } catch (IOException e) {
+            throw new IOException("io_uring cannot start: " + e.getMessage(), e);
+        }
+        try {
+            BitSet supported = ring.supportedOps();
+            for (int op : REQUIRED_OPS) {
+                if (!supported.get(op)) {
+                    throw new IOException("io_uring lacks opcode " + op + " (IORING_REGISTER_PROBE)");
+                }
+            }
+            if ((ring.features() & UringLayout.IORING_FEAT_NODROP) == 0) {
+                throw new IOException("io_uring lacks IORING_FEAT_NODROP (kernel too old)");
+            }
+            return new UringEngine(config, ring);
+        } catch (IOException | RuntimeException e) {
+            ring.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String name() {
+        return "uring";
+    }
+
+    @Override
+    String engineName() {
+        return name();
+    }
+
+    @Override
+    UringJob newJob(IoRequest request, NativeFile.Lease lease) {
+        return new UringJob(request, lease);
+    }
+
+    @Override
+    public IoRequest submit(IoOperation operation) throws IOException {
+        return submitAll(List.of(operation)).getFirst();
+    }
+
+    @Override
+    public List<IoRequest> submitAll(List<IoOperation> operations) throws IOException {
+        List<UringJob> jobs = new ArrayList<>(operations.size());
+        List<IoRequest> requests = new ArrayList<>(operations.size());
+        IOException failure = null;
+        for (IoOperation op : operations) {
+            try {
+                UringJob job = admit(op);
+                jobs.add(job);
+                requests.add(job.request);
+            } catch (IOException e) {
+                failure = e;
+                break;
+            }
+        }
+        submitLock.lock();
+        try {
+            for (UringJob job : jobs) {
+                queue(job);
+            }
+            submitQueued();
+        } finally {
+            submitLock.unlock();
+        }
+        if (failure != null) {
+            throw jobs.isEmpty() ? failure : new IOException("submitted " + jobs.size() + " of " + operations.size()
+                    + " operations: " + failure.getMessage(), failure);
+        }
+        return requests;
+    }
+
+    /** Fills the entries of {@code job} (under submitLock). */
+    private void queue(UringJob job) throws IOException {
+        IoOperation op = job.op();
+        switch (op.kind()) {
+            case READ -> job.writeSlot = prepare(job, UringLayout.IORING_OP_READ, (byte) 0, op.buffer(), op.position(), 0);
+            case WRITE -> job.writeSlot = prepare(job, UringLayout.IORING_OP_WRITE, (byte) 0, op.buffer(), op.position(), 0);
+            case FSYNC -> job.otherSlot = prepare(job, UringLayout.IORING_OP_FSYNC, (byte) 0, null, 0, fsyncFlags(op));
+            case NOP -> job.otherSlot = prepare(job, UringLayout.IORING_OP_NOP, (byte) 0, null, 0, 0);
+            case WRITE_THEN_FSYNC -> queueWriteThenFsync(job);
+        }
+    }
+
+    /** The rest of the write (from job.written), linked to an fsync. */
+    private void queueWriteThenFsync(UringJob job) throws IOException {
+        IoOperation op = job.op();
+        MemorySegment rest = op.buffer().asSlice(job.written);
+        job.writeErrno = 0;
+        job.fsyncErrno = 0;
+        job.writeSlot = prepare(job, UringLayout.IORING_OP_WRITE, UringLayout.IOSQE_IO_LINK, rest,
+                op.position() + job.written, 0);
+        job.otherSlot = prepare(job, UringLayout.IORING_OP_FSYNC, (byte) 0, null, 0, fsyncFlags(op));
+    }
+
+    private static int fsyncFlags(IoOperation op) {
+        return op.metadata() ? 0 : UringLayout.IORING_FSYNC_DATASYNC;
+    }
+
+    /** One entry for {@code job}; returns its slot. */
+    private int prepare(UringJob job, byte opcode, byte flags, MemorySegment buffer, long position, int opFlags)
+            throws IOException {
+        long sqe = ring.nextSqe();
+        if (sqe < 0) {
+            submitQueued();
+            sqe = ring.nextSqe();
+        }
+        int slot = freeSlots[--freeCount];
+        slots[slot] = job;
+        job.partsOut++;
+        int fd = job.lease == null ? -1 : job.fd();
+        long address = buffer == null ? 0 : buffer.address();
+        int length = buffer == null ? 0 : (int) Math.min(buffer.byteSize(), Integer.MAX_VALUE & ~4095);
+        ring.prep(sqe, opcode, flags, fd, address, length, position, opFlags, slot);
+        return slot;
+    }
+
+    /** Publishes and submits every queued entry (under submitLock). */
+    private void submitQueued() throws IOException {
+        int pending = ring.flush();
+        while (pending > 0) {
+            try {
+                pending -= ring.enter(pending, 0, false);
+            } catch (IOException e) {
+                int errno = Errno.of(e);
+                if (errno != Errno.EAGAIN && errno != 16 /* EBUSY */) {
+                    throw e;
+                }
+                LockSupport.parkNanos(50_000);   // completions must drain first
+            }
+        }
+    }
+
+    @Override
+    public boolean cancel(IoRequest request) {
+        UringJob job = live.get(request);
+        if (job == null) {
+            return false;
+        }
+        submitLock.lock();
+        try {
+            for (int slot : new int[]{job.writeSlot, job.otherSlot}) {
+                if (slot >= 0 && slots[slot] == job) {
+                    long sqe = ring.nextSqe();
+                    if (sqe < 0) {
+                        submitQueued();
+                        sqe = ring.nextSqe();
+                    }
+                    ring.prep(sqe, UringLayout.IORING_OP_ASYNC_CANCEL, (byte) 0, -1, slot, 0, 0, 0, CANCEL_TAG | slot);
+                }
+            }
+            submitQueued();
+            return true;
+        } catch (IOException e) {
+            return false;
+        } finally {
+            submitLock.unlock();
+        }
+    }
+
+    // ---- completion side ----
+
+    private void reapLoop() {
+        while (!stopReaper) {
+            try {
+                ring.enter(0, 1, true);
+            } catch (IOException e) {
+                System.getLogger(UringEngine.class.getName()).log(System.Logger.Level.ERROR,
+                        "io_uring_enter(GETEVENTS) failed: " + e.getMessage());
+                LockSupport.parkNanos(1_000_000);
+            }
+            ring.reap(this::dispatch);
+        }
+    }
+
+    private void dispatch(long userData, int result) {
+        if ((userData & (CANCEL_TAG | WAKE_TAG)) != 0) {
+            return;
+        }
+        int slot = (int) userData;
+        UringJob job;
+        submitLock.lock();
+        try {
+            job = slots[slot];
+            slots[slot] = null;
+            freeSlots[freeCount++] = slot;
+            job.partsOut--;
+            record(job, slot, result);
+            if (job.partsOut > 0) {
+                return;
+            }
+            try {
+                if (continueShortWrite(job)) {
+                    return;
+                }
+            } catch (IOException e) {
+                job.writeErrno = Errno.of(e);
+            }
+        } finally {
+            submitLock.unlock();
+        }
+        complete(job);
+    }
+
+    /** Notes one entry's result in its job: bytes moved or errno of the data part, or errno of the fsync/nop. */
+    private static void record(UringJob job, int slot, int result) {
+        if (slot != job.writeSlot) {
+            if (result < 0) {
+                job.fsyncErrno = -result;
+            }
+        } else if (result < 0) {
+            job.writeErrno = -result;
+        } else if (result == 0 && job.op().kind() == IoOperation.Kind.WRITE_THEN_FSYNC) {
+            job.writeErrno = Errno.EIO;   // no progress: continuing would loop forever
+        } else {
+            job.written += result;
+        }
+    }
+
+    /** A write-then-fsync whose write came back short (and so broke the link) goes on; true if resubmitted. */
+    private boolean continueShortWrite(UringJob job) throws IOException {
+        IoOperation op = job.op();
+        if (op.kind() != IoOperation.Kind.WRITE_THEN_FSYNC || job.writeErrno != 0
+                || job.written >= op.buffer().byteSize() || closing) {
+            return false;
+        }
+        queueWriteThenFsync(job);
+        submitQueued();
+        return true;
+    }
+
+    private void complete(UringJob job) {
+        IoOperation op = job.op();
+        if (op.kind() == IoOperation.Kind.WRITE_THEN_FSYNC) {
+            if (job.writeErrno != 0) {
+                finish(job, job.written, job.writeErrno);
+            } else if (job.written < op.buffer().byteSize()) {
+                finish(job, job.written, job.fsyncErrno != 0 ? job.fsyncErrno : Errno.ECANCELED);
+            } else {
+                finish(job, job.written, job.fsyncErrno);
+            }
+        } else if (op.kind() == IoOperation.Kind.READ || op.kind() == IoOperation.Kind.WRITE) {
+            finish(job, job.writeErrno == 0 ? job.written : 0, job.writeErrno);
+        } else {
+            finish(job, 0, job.fsyncErrno);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        submitLock.lock();
+        try {
+            if (closing) {
+                return;
+            }
+            closing = true;
+        } finally {
+            submitLock.unlock();
+        }
+        for (IoRequest request : List.copyOf(live.keySet())) {
+            cancel(request);
+        }
+        awaitDrained();
+        stopReaper = true;
+        submitLock.lock();
+        try {
+            long sqe = ring.nextSqe();
+            if (sqe >= 0) {
+                ring.prep(sqe, UringLayout.IORING_OP_NOP, (byte) 0, -1, 0, 0, 0, 0, WAKE_TAG);
+            }
+            submitQueued();
+        } finally {
+            submitLock.unlock();
+        }
+        try {
+            reaper.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        ring.close();
+        IoEngines.closed(this);
+    }
+}

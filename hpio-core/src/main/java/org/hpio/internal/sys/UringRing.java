@@ -1,0 +1,270 @@
+package org.hpio.internal.sys;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.util.BitSet;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.hpio.internal.sys.UringLayout.CQE;
+import static org.hpio.internal.sys.UringLayout.PARAMS;
+import static org.hpio.internal.sys.UringLayout.SQE;
+import static org.hpio.internal.sys.UringLayout.offset;
+
+/**
+ * One io_uring instance: its descriptor, the mapped submission and completion rings and the SQE array, and
+ * the ring index arithmetic, a port of liburing's {@code _io_uring_get_sqe}, {@code __io_uring_flush_sq} and
+ * {@code io_uring_cq_advance} (axboe/liburing, src/include/liburing.h and src/queue.c).
+ *
+ * <p>Memory ordering as liburing has it: the SQ head (written by the kernel) and the CQ tail are loaded with
+ * acquire; the SQ tail and the CQ head are stored with release, after the entries they publish or retire.
+ * Every ring offset comes from the {@code io_uring_params} the kernel returned, never from constants.
+ *
+ * <p>Threads: the submission side ({@link #nextSqe}, the {@code prep*} methods, {@link #flush}) must be used by
+ * one thread at a time (the engine holds a lock); the completion side ({@link #reap}) by one thread (the
+ * engine's completion thread). The two sides may run at once, as io_uring allows.
+ */
+public final class UringRing implements AutoCloseable {
+    private static final VarHandle INT = JAVA_INT.varHandle();
+    private static final long SQE_SIZE = SQE.byteSize();
+    private static final long CQE_SIZE = CQE.byteSize();
+    private static final long SQE_OPCODE = offset(SQE, "opcode");
+    private static final long SQE_FLAGS = offset(SQE, "flags");
+    private static final long SQE_FD = offset(SQE, "fd");
+    private static final long SQE_OFF = offset(SQE, "off");
+    private static final long SQE_ADDR = offset(SQE, "addr");
+    private static final long SQE_LEN = offset(SQE, "len");
+    private static final long SQE_RW_FLAGS = offset(SQE, "rw_flags");
+    private static final long SQE_USER_DATA = offset(SQE, "user_data");
+    private static final long CQE_USER_DATA = offset(CQE, "user_data");
+    private static final long CQE_RES = offset(CQE, "res");
+
+    private final int ringFd;
+    private final int features;
+    private final MemorySegment sqRing;
+    private final MemorySegment cqRing;
+    private final MemorySegment sqes;
+    private final int sqEntries;
+    private final int cqEntries;
+    private final int sqMask;
+    private final int cqMask;
+    private final long sqHeadOffset;
+    private final long sqTailOffset;
+    private final long sqFlagsOffset;
+    private final long cqHeadOffset;
+    private final long cqTailOffset;
+    private final long cqesOffset;
+    /** Local SQ tail: entries handed out by nextSqe and not yet published by flush. */
+    private int sqeTail;
+    private int publishedTail;
+    private boolean closed;
+
+    /** Consumer of one completion. */
+    @FunctionalInterface
+    public interface CompletionSink {
+        void accept(long userData, int result);
+    }
+
+    private UringRing(int ringFd, MemorySegment params, MemorySegment sqRing, MemorySegment cqRing, MemorySegment sqes) {
+        this.ringFd = ringFd;
+        this.features = params.get(JAVA_INT, offset(PARAMS, "features"));
+        this.sqRing = sqRing;
+        this.cqRing = cqRing;
+        this.sqes = sqes;
+        this.sqEntries = params.get(JAVA_INT, offset(PARAMS, "sq_entries"));
+        this.cqEntries = params.get(JAVA_INT, offset(PARAMS, "cq_entries"));
+        this.sqMask = sqRing.get(JAVA_INT, params.get(JAVA_INT, offset(PARAMS, "sq_off", "ring_mask")));
+        this.cqMask = cqRing.get(JAVA_INT, params.get(JAVA_INT, offset(PARAMS, "cq_off", "ring_mask")));
+        this.sqHeadOffset = params.get(JAVA_INT, offset(PARAMS, "sq_off", "head"));
+        this.sqTailOffset = params.get(JAVA_INT, offset(PARAMS, "sq_off", "tail"));
+        this.sqFlagsOffset = params.get(JAVA_INT, offset(PARAMS, "sq_off", "flags"));
+        this.cqHeadOffset = params.get(JAVA_INT, offset(PARAMS, "cq_off", "head"));
+        this.cqTailOffset = params.get(JAVA_INT, offset(PARAMS, "cq_off", "tail"));
+        this.cqesOffset = params.get(JAVA_INT, offset(PARAMS, "cq_off", "cqes"));
+        long arrayOffset = params.get(JAVA_INT, offset(PARAMS, "sq_off", "array"));
+        for (int i = 0; i < sqEntries; i++) {
+            sqRing.set(JAVA_INT, arrayOffset + 4L * i, i);   // identity map: SQE i is array slot i
+        }
+        this.sqeTail = (int) INT.getAcquire(sqRing, sqTailOffset);
+        this.publishedTail = sqeTail;
+    }
+
+    /**
+     * Sets up a ring of {@code entries} submission entries and {@code cqEntries} completion entries. Throws an
+     * IOException carrying the kernel's reason (ENOSYS: no io_uring; EPERM: refused by seccomp or
+     * kernel.io_uring_disabled; ENOMEM: memlock) when it cannot.
+     */
+    public static UringRing create(int entries, int cqEntries) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment params = arena.allocate(PARAMS);
+            params.set(JAVA_INT, offset(PARAMS, "flags"), UringLayout.IORING_SETUP_CQSIZE | UringLayout.IORING_SETUP_CLAMP);
+            params.set(JAVA_INT, offset(PARAMS, "cq_entries"), cqEntries);
+            int fd = UringCalls.setup(entries, params);
+            try {
+                return map(fd, params);
+            } catch (IOException | RuntimeException e) {
+                Syscalls.close(fd, UringCalls.WHAT);
+                throw e;
+            }
+        }
+    }
+
+    private static UringRing map(int fd, MemorySegment params) throws IOException {
+        int sqEntries = params.get(JAVA_INT, offset(PARAMS, "sq_entries"));
+        int cqEntries = params.get(JAVA_INT, offset(PARAMS, "cq_entries"));
+        long sqSize = params.get(JAVA_INT, offset(PARAMS, "sq_off", "array")) + 4L * sqEntries;
+        long cqSize = params.get(JAVA_INT, offset(PARAMS, "cq_off", "cqes")) + CQE_SIZE * cqEntries;
+        boolean single = (params.get(JAVA_INT, offset(PARAMS, "features")) & UringLayout.IORING_FEAT_SINGLE_MMAP) != 0;
+        MemorySegment sqRing = null;
+        MemorySegment cqRing = null;
+        try {
+            if (single) {
+                sqRing = UringCalls.map(fd, Math.max(sqSize, cqSize), UringLayout.IORING_OFF_SQ_RING);
+                cqRing = sqRing;
+            } else {
+                sqRing = UringCalls.map(fd, sqSize, UringLayout.IORING_OFF_SQ_RING);
+                cqRing = UringCalls.map(fd, cqSize, UringLayout.IORING_OFF_CQ_RING);
+            }
+            MemorySegment sqes = UringCalls.map(fd, SQE_SIZE * sqEntries, UringLayout.IORING_OFF_SQES);
+            return new UringRing(fd, params, sqRing, cqRing, sqes);
+        } catch (IOException | RuntimeException e) {
+            if (cqRing != null && cqRing != sqRing) {
+                UringCalls.unmap(cqRing);
+            }
+            if (sqRing != null) {
+                UringCalls.unmap(sqRing);
+            }
+            throw e;
+        }
+    }
+
+    public int sqEntries() {
+        return sqEntries;
+    }
+
+    public int cqEntries() {
+        return cqEntries;
+    }
+
+    public int features() {
+        return features;
+    }
+
+    /** The opcodes the kernel supports, from IORING_REGISTER_PROBE. */
+    public BitSet supportedOps() throws IOException {
+        int ops = 256;
+        try (Arena arena = Arena.ofConfined()) {
+            long probeSize = UringLayout.PROBE.byteSize() + ops * UringLayout.PROBE_OP.byteSize();
+            MemorySegment probe = arena.allocate(probeSize, 8);
+            UringCalls.register(ringFd, UringLayout.IORING_REGISTER_PROBE, probe, ops);
+            int len = Byte.toUnsignedInt(probe.get(JAVA_BYTE, offset(UringLayout.PROBE, "ops_len")));
+            BitSet supported = new BitSet();
+            for (int i = 0; i < len; i++) {
+                long op = UringLayout.PROBE.byteSize() + i * UringLayout.PROBE_OP.byteSize();
+                short flags = probe.get(JAVA_SHORT, op + offset(UringLayout.PROBE_OP, "flags"));
+                if ((flags & UringLayout.IO_URING_OP_SUPPORTED) != 0) {
+                    supported.set(Byte.toUnsignedInt(probe.get(JAVA_BYTE, op + offset(UringLayout.PROBE_OP, "op"))));
+                }
+            }
+            return supported;
+        }
+    }
+
+    // ---- submission side (one thread at a time) ----
+
+    /** Free submission entries: those the kernel has not consumed count as used. */
+    public int sqSpace() {
+        int head = (int) INT.getAcquire(sqRing, sqHeadOffset);
+        return sqEntries - (sqeTail - head);
+    }
+
+    /**
+     * The next free SQE, zeroed, or -1 when the ring is full (liburing's _io_uring_get_sqe). It is not seen by
+     * the kernel until {@link #flush()}.
+     */
+    public long nextSqe() {
+        int head = (int) INT.getAcquire(sqRing, sqHeadOffset);
+        if (sqeTail - head >= sqEntries) {
+            return -1;
+        }
+        long sqe = SQE_SIZE * (sqeTail & sqMask);
+        sqeTail++;
+        sqes.asSlice(sqe, SQE_SIZE).fill((byte) 0);
+        return sqe;
+    }
+
+    /** Fills an SQE for READ, WRITE, FSYNC, NOP or ASYNC_CANCEL. */
+    public void prep(long sqe, byte opcode, byte flags, int fd, long address, int length, long offset, int opFlags,
+                     long userData) {
+        sqes.set(JAVA_BYTE, sqe + SQE_OPCODE, opcode);
+        sqes.set(JAVA_BYTE, sqe + SQE_FLAGS, flags);
+        sqes.set(JAVA_INT, sqe + SQE_FD, fd);
+        sqes.set(JAVA_LONG, sqe + SQE_OFF, offset);
+        sqes.set(JAVA_LONG, sqe + SQE_ADDR, address);
+        sqes.set(JAVA_INT, sqe + SQE_LEN, length);
+        sqes.set(JAVA_INT, sqe + SQE_RW_FLAGS, opFlags);
+        sqes.set(JAVA_LONG, sqe + SQE_USER_DATA, userData);
+    }
+
+    /**
+     * Publishes the SQEs handed out since the last flush (release store of the SQ tail, after their
+     * contents) and returns how many there are to submit (liburing's __io_uring_flush_sq).
+     */
+    public int flush() {
+        int toSubmit = sqeTail - publishedTail;
+        if (toSubmit > 0) {
+            INT.setRelease(sqRing, sqTailOffset, sqeTail);
+            publishedTail = sqeTail;
+        }
+        return toSubmit;
+    }
+
+    /** True when an SQPOLL thread sleeps and needs IORING_ENTER_SQ_WAKEUP (after a full fence, as liburing). */
+    public boolean needsWakeup() {
+        VarHandle.fullFence();
+        return ((int) INT.getVolatile(sqRing, sqFlagsOffset) & UringLayout.IORING_SQ_NEED_WAKEUP) != 0;
+    }
+
+    /** io_uring_enter: submits {@code toSubmit} published entries; waits for {@code minComplete} completions. */
+    public int enter(int toSubmit, int minComplete, boolean wait) throws IOException {
+        return UringCalls.enter(ringFd, toSubmit, minComplete, wait ? UringLayout.IORING_ENTER_GETEVENTS : 0);
+    }
+
+    // ---- completion side (one thread) ----
+
+    /** Hands every available completion to {@code sink}, then retires them; returns the count. */
+    public int reap(CompletionSink sink) {
+        int head = (int) INT.get(cqRing, cqHeadOffset);
+        int tail = (int) INT.getAcquire(cqRing, cqTailOffset);
+        for (int i = head; i != tail; i++) {
+            long cqe = cqesOffset + CQE_SIZE * (i & cqMask);
+            sink.accept(cqRing.get(JAVA_LONG, cqe + CQE_USER_DATA), cqRing.get(JAVA_INT, cqe + CQE_RES));
+        }
+        if (head != tail) {
+            INT.setRelease(cqRing, cqHeadOffset, tail);
+        }
+        return tail - head;
+    }
+
+    /** Unmaps the rings and closes the descriptor; the caller made sure nothing is in flight. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            UringCalls.unmap(sqes);
+            if (cqRing != sqRing) {
+                UringCalls.unmap(cqRing);
+            }
+            UringCalls.unmap(sqRing);
+        } finally {
+            Syscalls.close(ringFd, UringCalls.WHAT);
+        }
+    }
+}

@@ -1,0 +1,301 @@
+package org.hpio.internal.io;
+
+import org.hpio.internal.sys.Errno;
+import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Syscalls;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The contract every {@link IoEngine} keeps; one subclass per engine. */
+abstract class EngineContractTest {
+    @TempDir
+    Path dir;
+    Arena arena;
+    IoEngine engine;
+
+    abstract IoEngine open(EngineConfig config) throws IOException;
+
+    @BeforeEach
+    void start() throws IOException {
+        arena = Arena.ofShared();
+        engine = open(EngineConfig.defaults().withMaxInFlight(64));
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        engine.close();
+        assertEquals(0, engine.inFlight());
+        arena.close();
+    }
+
+    static byte[] randomBytes(Random random, int n) {
+        byte[] bytes = new byte[n];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    MemorySegment buffer(byte[] contents) {
+        MemorySegment segment = arena.allocate(Math.max(1, contents.length), 4096).asSlice(0, contents.length);
+        MemorySegment.copy(contents, 0, segment, JAVA_BYTE, 0, contents.length);
+        return segment;
+    }
+
+    static long await(IoRequest request) throws Exception {
+        assertTrue(request.await(30, TimeUnit.SECONDS), "request did not complete: " + request);
+        return request.resultOrThrow();
+    }
+
+    @Test
+    void roundTripsAtOddSizesAndOffsets() throws Exception {
+        Path path = dir.resolve("odd");
+        Random random = new Random(42);
+        try (NativeFile file = NativeFile.open(path, Syscalls.O_RDWR | Syscalls.O_CREAT)) {
+            for (int i = 0; i < 40; i++) {
+                int size = 1 + random.nextInt(200_000);
+                long offset = random.nextInt(3_000_000);
+                byte[] data = randomBytes(random, size);
+                assertEquals(size, await(engine.submit(IoOperation.write(file, buffer(data), offset))));
+                MemorySegment back = arena.allocate(size);
+                assertEquals(size, await(engine.submit(IoOperation.read(file, back, offset))));
+                assertArrayEquals(data, back.toArray(JAVA_BYTE), "size " + size + " at " + offset);
+            }
+        }
+    }
+
+    @Test
+    void shortReadsAtTheEndOfTheFileAreReportedAsSuch() throws Exception {
+        Path path = dir.resolve("short");
+        Files.write(path, new byte[1000]);
+        try (NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY)) {
+            assertEquals(100, await(engine.submit(IoOperation.read(file, arena.allocate(4096), 900))));
+            assertEquals(0, await(engine.submit(IoOperation.read(file, arena.allocate(4096), 1000))));
+            assertEquals(0, await(engine.submit(IoOperation.read(file, arena.allocate(4096), 5000))));
+        }
+    }
+
+    @Test
+    void zeroLengthTransfersAndNopsComplete() throws Exception {
+        Path path = dir.resolve("zero");
+        Files.write(path, new byte[10]);
+        try (NativeFile file = NativeFile.open(path, Syscalls.O_RDWR)) {
+            assertEquals(0, await(engine.submit(IoOperation.read(file, arena.allocate(0), 0))));
+            assertEquals(0, await(engine.submit(IoOperation.write(file, arena.allocate(0), 0))));
+            assertEquals(0, await(engine.submit(IoOperation.nop())));
+            assertEquals(0, await(engine.submit(IoOperation.fsync(file, true))));
+            assertEquals(0, await(engine.submit(IoOperation.fsync(file, false))));
+        }
+        assertEquals(10, Files.size(path));
+    }
+
+    @Test
+    void offsetsPastFourGibibytesOnASparseFile() throws Exception {
+        Path path = dir.resolve("sparse");
+        long far = (5L << 30) + 123;
+        byte[] data = randomBytes(new Random(7), 5000);
+        try (NativeFile file = NativeFile.open(path, Syscalls.O_RDWR | Syscalls.O_CREAT)) {
+            assertEquals(data.length, await(engine.submit(IoOperation.write(file, buffer(data), far))));
+            MemorySegment back = arena.allocate(data.length);
+            assertEquals(data.length, await(engine.submit(IoOperation.read(file, back, far))));
+            assertArrayEquals(data, back.toArray(JAVA_BYTE));
+        }
+        assertEquals(far + data.length, Files.size(path));
+        try (RandomAccessFile raf = new RandomAccessFile(path.toFile(), "r")) {
+            byte[] jdk = new byte[data.length];
+            raf.seek(far);
+            raf.readFully(jdk);
+            assertArrayEquals(data, jdk, "the JDK reads what the engine wrote");
+        }
+    }
+
+    @Test
+    void manyThreadsSubmitAtOnceAndEachCompletionReachesItsOwnRequest() throws Exception {
+        Path path = dir.resolve("shared");
+        int threads = 8;
+        int perThread = 200;
+        int block = 512;
+        try (NativeFile file = NativeFile.open(path, Syscalls.O_RDWR | Syscalls.O_CREAT)) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int id = t;
+                futures.add(pool.submit(() -> {
+                    try (Arena mine = Arena.ofConfined()) {
+                        List<IoRequest> requests = new ArrayList<>();
+                        for (int i = 0; i < perThread; i++) {
+                            MemorySegment data = mine.allocate(block);
+                            data.fill((byte) (id * perThread + i));
+                            requests.add(engine.submit(IoOperation.write(file, data, (long) (id * perThread + i) * block)));
+                        }
+                        for (IoRequest r : requests) {
+                            assertEquals(block, await(r));
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            // Batched reads: one submission for many.
+            List<IoOperation> reads = new ArrayList<>();
+            List<MemorySegment> buffers = new ArrayList<>();
+            for (int i = 0; i < threads * perThread; i += 37) {
+                MemorySegment b = arena.allocate(block);
+                buffers.add(b);
+                reads.add(IoOperation.read(file, b, (long) i * block));
+            }
+            List<IoRequest> done = engine.submitAll(reads);
+            for (int k = 0; k < done.size(); k++) {
+                assertEquals(block, await(done.get(k)));
+                byte expected = (byte) (k * 37);
+                MemorySegment b = buffers.get(k);
+                for (long j = 0; j < block; j++) {
+                    assertEquals(expected, b.get(JAVA_BYTE, j), "block " + k * 37);
+                }
+            }
+        }
+    }
+
+    @Test
+    void writeThenFsyncWritesEverythingAndReportsIt() throws Exception {
+        Path path = dir.resolve("durable");
+        byte[] data = randomBytes(new Random(3), 3 << 20);
+        try (NativeFile file = NativeFile.open(path, Syscalls.O_RDWR | Syscalls.O_CREAT)) {
+            assertEquals(data.length, await(engine.submit(IoOperation.writeThenFsync(file, buffer(data), 4096, false))));
+            assertEquals(data.length, await(engine.submit(IoOperation.writeThenFsync(file, buffer(data), 4096, true))));
+        }
+        byte[] back = Files.readAllBytes(path);
+        assertEquals(4096 + data.length, back.length);
+        assertArrayEquals(data, java.util.Arrays.copyOfRange(back, 4096, back.length));
+    }
+
+    @Test
+    void errorsComeBackAsErrnoNamingTheOperation() throws Exception {
+        Path path = dir.resolve("ro");
+        Files.write(path, new byte[100]);
+        try (NativeFile readOnly = NativeFile.open(path, Syscalls.O_RDONLY)) {
+            IoRequest r = engine.submit(IoOperation.write(readOnly, buffer(new byte[10]), 0));
+            assertTrue(r.await(10, TimeUnit.SECONDS));
+            assertEquals(Errno.EBADF, r.errno());
+            IOException e = assertThrows(IOException.class, r::resultOrThrow);
+            assertTrue(e.getMessage().contains("EBADF") && e.getMessage().contains(path.toString()), e.getMessage());
+        }
+        try (NativeFile full = NativeFile.open(Path.of("/dev/full"), Syscalls.O_WRONLY)) {
+            IoRequest r = engine.submit(IoOperation.write(full, buffer(new byte[4096]), 0));
+            assertTrue(r.await(10, TimeUnit.SECONDS));
+            assertEquals(Errno.ENOSPC, r.errno(), r.toString());
+        }
+    }
+
+    @Test
+    void unalignedDirectRequestsAreRefusedAtSubmissionWithAClearError() throws Exception {
+        Path path = dir.resolve("direct");
+        Files.write(path, new byte[1 << 16]);
+        try (NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY | Syscalls.O_DIRECT)) {
+            int align = file.directAlignment().offsetAlignment();
+            MemorySegment aligned = arena.allocate(4096, 4096);
+            assertEquals(4096, await(engine.submit(IoOperation.read(file, aligned, 0))));
+            IOException offset = assertThrows(IOException.class,
+                    () -> engine.submit(IoOperation.read(file, aligned, align / 2 + 1)));
+            assertTrue(offset.getMessage().contains("offset"), offset.getMessage());
+            IOException address = assertThrows(IOException.class,
+                    () -> engine.submit(IoOperation.read(file, arena.allocate(8192, 4096).asSlice(1, 4096), 0)));
+            assertTrue(address.getMessage().contains("address"), address.getMessage());
+            assertEquals(0, engine.inFlight(), "nothing was submitted");
+        }
+    }
+
+    @Test
+    void cancelledRequestsCompleteAndCancelOfADoneRequestIsFalse() throws Exception {
+        Path path = dir.resolve("cancel");
+        Files.write(path, new byte[1 << 20]);
+        try (NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY)) {
+            List<IoRequest> requests = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                requests.add(engine.submit(IoOperation.read(file, arena.allocate(4096), 4096L * i)));
+            }
+            requests.forEach(engine::cancel);
+            for (IoRequest r : requests) {
+                assertTrue(r.await(10, TimeUnit.SECONDS));
+                assertTrue(r.errno() == 0 || r.errno() == Errno.ECANCELED, r.toString());
+                assertEquals(r.errno() == Errno.ECANCELED, r.isCancelled());
+                assertFalse(engine.cancel(r), "cancel of a done request");
+            }
+        }
+    }
+
+    @Test
+    void aFailFastEngineRefusesBeyondItsBound() throws Exception {
+        try (IoEngine small = open(EngineConfig.defaults().withMaxInFlight(2).withFailFast(true))) {
+            // Fill the engine with requests that cannot finish until cancelled, then one more is refused.
+            List<IoRequest> blockers = blockers(small, 2);
+            assertThrows(EngineSaturatedException.class, () -> small.submit(IoOperation.nop()));
+            blockers.forEach(small::cancel);
+            for (IoRequest r : blockers) {
+                assertTrue(r.await(10, TimeUnit.SECONDS));
+            }
+            assertEquals(0, await(small.submit(IoOperation.nop())));
+        }
+    }
+
+    @Test
+    void closeWithRequestsInFlightCancelsAndWaitsForThem() throws Exception {
+        IoEngine other = open(EngineConfig.defaults().withMaxInFlight(8));
+        List<IoRequest> blockers = blockers(other, 4);
+        other.close();
+        for (IoRequest r : blockers) {
+            assertTrue(r.isDone(), "close returned before " + r + " completed");
+        }
+        assertEquals(0, other.inFlight());
+        assertThrows(IOException.class, () -> other.submit(IoOperation.nop()));
+    }
+
+    /**
+     * {@code n} requests that stay in flight until cancelled or their engine closes: each engine's subclass
+     * knows how to make them.
+     */
+    abstract List<IoRequest> blockers(IoEngine on, int n) throws Exception;
+
+    @Test
+    void closingEnginesLeaksNoDescriptors() throws Exception {
+        long before = openDescriptors();
+        for (int i = 0; i < 20; i++) {
+            try (IoEngine e = open(EngineConfig.defaults())) {
+                assertNotNull(e.name());
+                assertEquals(0, await(e.submit(IoOperation.nop())));
+            }
+        }
+        assertEquals(before, openDescriptors());
+    }
+
+    static long openDescriptors() throws IOException {
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+}

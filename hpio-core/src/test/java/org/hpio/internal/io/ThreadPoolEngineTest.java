@@ -1,0 +1,91 @@
+package org.hpio.internal.io;
+
+import org.hpio.internal.sys.Errno;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The contract on the portable engine. */
+class ThreadPoolEngineTest extends EngineContractTest {
+    private final List<CountDownLatch> gates = new ArrayList<>();
+
+    @Override
+    IoEngine open(EngineConfig config) throws IOException {
+        return IoEngines.openThreads(config);
+    }
+
+    /**
+     * An engine whose worker threads wait at a gate before taking work, so its requests stay queued (and so
+     * cancellable) until the test opens the gate.
+     */
+    @Override
+    List<IoRequest> blockers(IoEngine on, int n) throws Exception {
+        throw new UnsupportedOperationException("see gatedEngine");
+    }
+
+    private ThreadPoolEngine gatedEngine(EngineConfig config) {
+        CountDownLatch gate = new CountDownLatch(1);
+        gates.add(gate);
+        return ThreadPoolEngine.open(config, r -> Thread.ofPlatform().daemon().unstarted(() -> {
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                return;
+            }
+            r.run();
+        }));
+    }
+
+    @AfterEach
+    void openGates() {
+        gates.forEach(CountDownLatch::countDown);
+    }
+
+    @Override
+    @Test
+    void aFailFastEngineRefusesBeyondItsBound() throws Exception {
+        try (ThreadPoolEngine small = gatedEngine(EngineConfig.defaults().withMaxInFlight(2).withFailFast(true))) {
+            List<IoRequest> queued = List.of(small.submit(IoOperation.nop()), small.submit(IoOperation.nop()));
+            org.junit.jupiter.api.Assertions.assertThrows(EngineSaturatedException.class, () -> small.submit(IoOperation.nop()));
+            queued.forEach(small::cancel);
+            for (IoRequest r : queued) {
+                assertTrue(r.await(10, TimeUnit.SECONDS));
+                assertEquals(Errno.ECANCELED, r.errno());
+            }
+        }
+    }
+
+    @Override
+    @Test
+    void closeWithRequestsInFlightCancelsAndWaitsForThem() throws Exception {
+        ThreadPoolEngine other = gatedEngine(EngineConfig.defaults().withMaxInFlight(8));
+        List<IoRequest> queued = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            queued.add(other.submit(IoOperation.nop()));
+        }
+        other.close();
+        for (IoRequest r : queued) {
+            assertTrue(r.isDone());
+            assertEquals(Errno.ECANCELED, r.errno());
+        }
+        assertEquals(0, other.inFlight());
+    }
+
+    @Test
+    void queuedRequestsAreCancelledWithEcanceled() throws Exception {
+        try (ThreadPoolEngine gated = gatedEngine(EngineConfig.defaults().withThreads(1))) {
+            IoRequest r = gated.submit(IoOperation.nop());
+            assertTrue(gated.cancel(r));
+            assertTrue(r.await(10, TimeUnit.SECONDS));
+            assertTrue(r.isCancelled());
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package org.hpio.internal.io;
+
+import org.hpio.internal.sys.Errno;
+import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Syscalls;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The contract on io_uring, plus what only io_uring can show: a blocked read really cancelled. */
+class UringEngineTest extends EngineContractTest {
+    private final List<NativeFile> fifos = new ArrayList<>();
+
+    @Override
+    IoEngine open(EngineConfig config) throws IOException {
+        return IoEngines.openUring(config);
+    }
+
+    /** Reads of an empty FIFO (opened read-write, so nobody's end closes): in flight until cancelled. */
+    @Override
+    List<IoRequest> blockers(IoEngine on, int n) throws Exception {
+        Path fifo = dir.resolve("fifo-" + fifos.size());
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assertEquals(0, mk.waitFor());
+        NativeFile file = NativeFile.open(fifo, Syscalls.O_RDWR);
+        fifos.add(file);
+        List<IoRequest> requests = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            requests.add(on.submit(IoOperation.read(file, arena.allocate(64), 0)));
+        }
+        Thread.sleep(50);
+        for (IoRequest r : requests) {
+            assertFalse(r.isDone(), "a read of an empty FIFO completed: " + r);
+        }
+        return requests;
+    }
+
+    @AfterEach
+    void closeFifos() throws IOException {
+        for (NativeFile f : fifos) {
+            f.close();
+        }
+    }
+
+    @Test
+    void aBlockedReadIsCancelledWithEcanceled() throws Exception {
+        List<IoRequest> blocked = blockers(engine, 3);
+        for (IoRequest r : blocked) {
+            assertTrue(engine.cancel(r));
+        }
+        for (IoRequest r : blocked) {
+            assertTrue(r.await(10, TimeUnit.SECONDS), "cancel did not complete " + r);
+            assertEquals(Errno.ECANCELED, r.errno());
+            assertTrue(r.isCancelled());
+        }
+    }
+
+    @Test
+    void theEngineIsTheKernelsAndNamedSo() {
+        assertEquals("uring", engine.name());
+    }
+}
