@@ -120,7 +120,7 @@ public final class EngineSuite implements Suite {
                 .param("queue-depths-sequential", depths(s.sequentialDepths()))
                 .param("queue-depths-warm", depths(s.warmDepths()))
                 .param("seconds-per-configuration", s.seconds())
-                .param("warm-up-seconds", s.warmupSeconds() + " (same driver, untimed, checked)")
+                .param("warm-up-seconds", String.format(Locale.ROOT, "%.2f (same driver, untimed, checked)", s.warmupSeconds()))
                 .param("page-cache", "O_DIRECT rows bypass it (cold by construction); warm rows read buffered after "
                         + "the file was read once")
                 .param("cpu-per-io", "process CPU time (user + system, all threads, getProcessCpuTime) over the timed "

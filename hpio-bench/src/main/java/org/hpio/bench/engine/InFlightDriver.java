@@ -1,9 +1,11 @@
 package org.hpio.bench.engine;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The loop shared by the asynchronous mechanisms: {@code depth} slots, one buffer each; all are submitted, and
@@ -13,6 +15,9 @@ import java.util.concurrent.ArrayBlockingQueue;
  * happens on the running thread.
  */
 abstract class InFlightDriver implements Driver {
+    /** A run in which nothing completes for this long has failed. */
+    static final long STALL_SECONDS = 60;
+
     protected final Workload workload;
     protected final int depth;
     private final long[] position;
@@ -63,7 +68,12 @@ abstract class InFlightDriver implements Driver {
         int inFlight = issue(batch, depth, m) ? depth : 0;
         while (inFlight > 0) {
             arrived.clear();
-            arrived.add(completions.take());
+            Integer first = completions.poll(STALL_SECONDS, TimeUnit.SECONDS);
+            if (first == null) {
+                m.failed(new IOException("no I/O completed within " + STALL_SECONDS + " s, " + inFlight + " in flight"));
+                break; // close() cancels and waits for them
+            }
+            arrived.add(first);
             completions.drainTo(arrived);
             int again = 0;
             boolean more = System.nanoTime() < deadline;

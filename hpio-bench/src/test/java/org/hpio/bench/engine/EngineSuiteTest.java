@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The engine suite end to end at a tiny size: every configuration it plans yields checked figures. */
 class EngineSuiteTest {
@@ -48,6 +49,11 @@ class EngineSuiteTest {
 
     @Test
     void everyPlannedConfigurationReportsCheckedFigures() throws Exception {
+        boolean direct = DirectIo.supported(work);
+        if (!direct) {
+            System.out.println("skipped: " + work + " does not take O_DIRECT (tmpfs?); set java.io.tmpdir to a disk");
+        }
+        assumeTrue(direct, "the temporary directory does not take O_DIRECT");
         Optional<String> noUring = uringUnavailable();
         boolean fio = Fio.find().isPresent();
         noUring.ifPresent(why -> System.out.println("io_uring rows may fail here: " + why));
@@ -60,7 +66,7 @@ class EngineSuiteTest {
         Set<String> names = report.results().stream().map(Result::name).collect(Collectors.toSet());
         for (EngineRun run : planned) {
             String name = run.configuration();
-            boolean excused = run.mechanism() == Mechanism.URING && noUring.isPresent()
+            boolean excused = (run.mechanism() == Mechanism.URING || run.mechanism() == Mechanism.FIO) && noUring.isPresent()
                     || run.mechanism() == Mechanism.FIO && !fio;
             if (excused && !names.contains(name)) {
                 continue;
@@ -70,8 +76,8 @@ class EngineSuiteTest {
                 assertTrue(v > 0 && Double.isFinite(v), name + " " + metric + " = " + v);
             }
         }
-        assertTrue(report.failures().stream().allMatch(f -> noUring.isPresent() && f.startsWith("uring")),
-                report.failures().toString());
+        assertTrue(report.failures().stream().allMatch(f -> noUring.isPresent()
+                && (f.startsWith("uring") || f.startsWith("fio-uring"))), report.failures().toString());
         assertEquals(!fio, report.notes().stream().anyMatch(n -> n.contains("apt-get install fio")));
         if (noUring.isEmpty()) {
             assertTrue(value(report, "uring-qd4-vs-filechannel-qd1", "iops") > 0);
@@ -83,7 +89,7 @@ class EngineSuiteTest {
         }
         assertEquals(Set.of("engine-iops", "engine-cpu", "engine-p99"),
                 report.charts().stream().map(c -> c.fileStem()).collect(Collectors.toSet()));
-        assertEquals(4, report.tables().size());
+        assertTrue(report.tables().size() >= 3, "random, sequential, warm (and targets when there are ratios)");
         assertTrue(String.valueOf(report.params().get("page-cache")).contains("O_DIRECT"));
         try (var files = Files.list(work.resolve("engine"))) {
             assertFalse(files.anyMatch(f -> f.getFileName().toString().endsWith(".bin")), "data files left behind");

@@ -46,7 +46,10 @@ public final class IoRequest {
         return timeout <= 0 ? isDone() : done.await(timeout, unit);
     }
 
-    /** Bytes transferred (READ, WRITE, WRITE_THEN_FSYNC; 0 at end of file) or 0; only when done. */
+    /**
+     * Bytes transferred (READ, WRITE, WRITE_THEN_FSYNC; 0 at end of file) or 0; only when done. When a
+     * write-then-fsync failed, the bytes its write got to the file before the failure, none of them forced.
+     */
     public long result() {
         requireDone();
         return result;

@@ -104,6 +104,10 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
             // The submitter's arena may be confined to its thread: this worker uses the memory as the kernel
             // does under io_uring, by address, while the request owns the buffer.
             MemorySegment buffer = op.buffer() == null ? null : Syscalls.anyThreadView(op.buffer());
+            if (op.kind() == IoOperation.Kind.WRITE_THEN_FSYNC) {
+                writeThenFsync(job, buffer);
+                return;
+            }
             long bytes = switch (op.kind()) {
                 case READ -> Syscalls.pread(job.fd(), buffer, op.position(), op.file().path());
                 case WRITE -> Syscalls.pwrite(job.fd(), buffer, op.position(), op.file().path());
@@ -111,7 +115,7 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
                     Syscalls.force(job.fd(), op.metadata(), op.file().path());
                     yield 0;
                 }
-                case WRITE_THEN_FSYNC -> writeThenFsync(job.fd(), op, buffer);
+                case WRITE_THEN_FSYNC -> throw new AssertionError("handled above");
                 case NOP -> 0;
             };
             finish(job, bytes, 0);
@@ -123,17 +127,23 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
         }
     }
 
-    private static long writeThenFsync(int fd, IoOperation op, MemorySegment buffer) throws IOException {
+    /** Writes all of the buffer, then forces; the result counts the bytes written even when a step fails. */
+    private void writeThenFsync(PoolJob job, MemorySegment buffer) {
+        IoOperation op = job.op();
         long done = 0;
-        while (done < buffer.byteSize()) {
-            long n = Syscalls.pwrite(fd, buffer.asSlice(done), op.position() + done, op.file().path());
-            if (n == 0) {
-                throw Errno.exception("pwrite", Errno.EIO, op.file().path(), op.position() + done);
+        try {
+            while (done < buffer.byteSize()) {
+                long n = Syscalls.pwrite(job.fd(), buffer.asSlice(done), op.position() + done, op.file().path());
+                if (n == 0) {
+                    throw Errno.exception("pwrite", Errno.EIO, op.file().path(), op.position() + done);
+                }
+                done += n;
             }
-            done += n;
+            Syscalls.force(job.fd(), op.metadata(), op.file().path());
+            finish(job, done, 0);
+        } catch (IOException e) {
+            finish(job, done, Errno.of(e));
         }
-        Syscalls.force(fd, op.metadata(), op.file().path());
-        return done;
     }
 
     @Override
