@@ -19,7 +19,7 @@ record EngineSettings(List<Integer> randomDepths, List<Integer> sequentialDepths
                       double seconds, double warmupSeconds) {
     static final String SECONDS_PROPERTY = "hpio.bench.engine.seconds";
     static final String DEPTHS_PROPERTY = "hpio.bench.engine.qds";
-    static final double DEFAULT_SECONDS = 3.0;
+    static final double DEFAULT_SECONDS = 2.0;
     /** The queue depth of the targets, when measured. */
     static final int TARGET_DEPTH = 32;
 

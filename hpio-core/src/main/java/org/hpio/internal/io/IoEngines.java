@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Opens engines. {@code -Dhpio.engine=uring|threads|auto} (default auto) chooses: auto takes io_uring when it
@@ -19,6 +20,7 @@ public final class IoEngines {
     private static final Set<IoEngine> OPEN = ConcurrentHashMap.newKeySet();
     private static volatile boolean fallbackLogged;
     private static volatile IoEngine shared;
+    private static final ReentrantLock SHARED_LOCK = new ReentrantLock();
 
     static {
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("hpio-engine-shutdown").unstarted(() -> {
@@ -60,12 +62,15 @@ public final class IoEngines {
     public static IoEngine shared() throws IOException {
         IoEngine engine = shared;
         if (engine == null) {
-            synchronized (IoEngines.class) {
+            SHARED_LOCK.lock();   // a lock, not synchronized: opening makes system calls, virtual threads park
+            try {
                 engine = shared;
                 if (engine == null) {
                     engine = open(EngineConfig.defaults());
                     shared = engine;
                 }
+            } finally {
+                SHARED_LOCK.unlock();
             }
         }
         return engine;

@@ -52,6 +52,8 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
 
     private final UringRing ring;
     private final ReentrantLock submitLock = new ReentrantLock();
+    /** Held by whichever thread is retiring completions: the completion thread, or a submitter reaping inline. */
+    private final ReentrantLock reapLock = new ReentrantLock();
     /** Slot i: the job whose entry has user_data i; guarded by submitLock (freed from the reaper under it too). */
     private final UringJob[] slots;
     private final int[] freeSlots;
@@ -136,6 +138,12 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                 break;
             }
         }
+        if (jobs.isEmpty()) {
+            if (failure != null) {
+                throw failure;
+            }
+            return List.of();
+        }
         submitLock.lock();
         try {
             for (UringJob job : jobs) {
@@ -145,9 +153,10 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         } finally {
             submitLock.unlock();
         }
+        reapInline();
         if (failure != null) {
-            throw jobs.isEmpty() ? failure : new IOException("submitted " + jobs.size() + " of " + operations.size()
-                    + " operations: " + failure.getMessage(), failure);
+            throw new IOException("submitted " + jobs.size() + " of " + operations.size() + " operations: "
+                    + failure.getMessage(), failure);
         }
         return requests;
     }
@@ -251,7 +260,27 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                         "io_uring_enter(GETEVENTS) failed: " + e.getMessage());
                 LockSupport.parkNanos(1_000_000);
             }
-            ring.reap(this::dispatch);
+            reapLock.lock();
+            try {
+                ring.reap(this::dispatch);
+            } finally {
+                reapLock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Retires the completions already posted, on the calling thread, unless another thread is at it: reads
+     * served from the page cache complete during io_uring_enter, so the submitter finds them done at once,
+     * with no hand-off to the completion thread.
+     */
+    private void reapInline() {
+        if (reapLock.tryLock()) {
+            try {
+                ring.reap(this::dispatch);
+            } finally {
+                reapLock.unlock();
+            }
         }
     }
 

@@ -56,8 +56,12 @@ final class UringCalls {
                 c -> (long) REGISTER.invokeExact(c, UringLayout.SYS_IO_URING_REGISTER, ringFd, opcode, arg, count));
     }
 
-    /** Maps {@code size} bytes of the ring at {@code offset}, shared with the kernel and populated. */
-    static MemorySegment map(int ringFd, long size, long offset) throws IOException {
+    /**
+     * Maps {@code size} bytes of the ring at {@code offset}, shared with the kernel and populated; the view
+     * belongs to {@code arena}, so that once the arena is closed Java code cannot touch the mapping (an
+     * access fails with an exception instead of faulting after munmap).
+     */
+    static MemorySegment map(int ringFd, long size, long offset, java.lang.foreign.Arena arena) throws IOException {
         MemorySegment[] mapped = new MemorySegment[1];
         Syscalls.call("mmap", WHAT, offset, false, c -> {
             MemorySegment address = (MemorySegment) MMAP.invokeExact(c, MemorySegment.NULL, size,
@@ -65,13 +69,15 @@ final class UringCalls {
             if (address.address() == -1L) {
                 return -1;
             }
-            mapped[0] = address.reinterpret(size);
+            mapped[0] = address.reinterpret(size, arena, null);
             return 0;
         });
         return mapped[0];
     }
 
-    static void unmap(MemorySegment mapping) throws IOException {
-        Syscalls.call("munmap", WHAT, -1, false, c -> (int) MUNMAP.invokeExact(c, mapping, mapping.byteSize()));
+    /** munmap of {@code size} bytes at {@code address} (taken before the view's arena was closed). */
+    static void unmap(long address, long size) throws IOException {
+        MemorySegment mapping = MemorySegment.ofAddress(address);
+        Syscalls.call("munmap", WHAT, -1, false, c -> (int) MUNMAP.invokeExact(c, mapping, size));
     }
 }

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -44,6 +46,8 @@ public final class UringRing implements AutoCloseable {
     private static final long CQE_RES = offset(CQE, "res");
 
     private final int ringFd;
+    /** Owns the Java views of the three mappings: closed before they are unmapped. */
+    private final Arena mappings;
     private final int features;
     private final MemorySegment sqRing;
     private final MemorySegment cqRing;
@@ -69,8 +73,10 @@ public final class UringRing implements AutoCloseable {
         void accept(long userData, int result);
     }
 
-    private UringRing(int ringFd, MemorySegment params, MemorySegment sqRing, MemorySegment cqRing, MemorySegment sqes) {
+    private UringRing(int ringFd, Arena mappings, MemorySegment params, MemorySegment sqRing, MemorySegment cqRing,
+                      MemorySegment sqes) {
         this.ringFd = ringFd;
+        this.mappings = mappings;
         this.features = params.get(JAVA_INT, offset(PARAMS, "features"));
         this.sqRing = sqRing;
         this.cqRing = cqRing;
@@ -119,26 +125,35 @@ public final class UringRing implements AutoCloseable {
         long sqSize = params.get(JAVA_INT, offset(PARAMS, "sq_off", "array")) + 4L * sqEntries;
         long cqSize = params.get(JAVA_INT, offset(PARAMS, "cq_off", "cqes")) + CQE_SIZE * cqEntries;
         boolean single = (params.get(JAVA_INT, offset(PARAMS, "features")) & UringLayout.IORING_FEAT_SINGLE_MMAP) != 0;
-        MemorySegment sqRing = null;
-        MemorySegment cqRing = null;
+        Arena mappings = Arena.ofShared();
+        List<MemorySegment> mapped = new ArrayList<>();
         try {
-            if (single) {
-                sqRing = UringCalls.map(fd, Math.max(sqSize, cqSize), UringLayout.IORING_OFF_SQ_RING);
-                cqRing = sqRing;
-            } else {
-                sqRing = UringCalls.map(fd, sqSize, UringLayout.IORING_OFF_SQ_RING);
-                cqRing = UringCalls.map(fd, cqSize, UringLayout.IORING_OFF_CQ_RING);
+            MemorySegment sqRing = UringCalls.map(fd, single ? Math.max(sqSize, cqSize) : sqSize,
+                    UringLayout.IORING_OFF_SQ_RING, mappings);
+            mapped.add(sqRing);
+            MemorySegment cqRing = sqRing;
+            if (!single) {
+                cqRing = UringCalls.map(fd, cqSize, UringLayout.IORING_OFF_CQ_RING, mappings);
+                mapped.add(cqRing);
             }
-            MemorySegment sqes = UringCalls.map(fd, SQE_SIZE * sqEntries, UringLayout.IORING_OFF_SQES);
-            return new UringRing(fd, params, sqRing, cqRing, sqes);
+            MemorySegment sqes = UringCalls.map(fd, SQE_SIZE * sqEntries, UringLayout.IORING_OFF_SQES, mappings);
+            mapped.add(sqes);
+            return new UringRing(fd, mappings, params, sqRing, cqRing, sqes);
         } catch (IOException | RuntimeException e) {
-            if (cqRing != null && cqRing != sqRing) {
-                UringCalls.unmap(cqRing);
-            }
-            if (sqRing != null) {
-                UringCalls.unmap(sqRing);
-            }
+            unmapAll(mappings, mapped);
             throw e;
+        }
+    }
+
+    /** Closes the views' arena (no Java access after this) and then unmaps them. */
+    private static void unmapAll(Arena mappings, List<MemorySegment> mapped) throws IOException {
+        long[][] regions = new long[mapped.size()][];
+        for (int i = 0; i < regions.length; i++) {
+            regions[i] = new long[]{mapped.get(i).address(), mapped.get(i).byteSize()};
+        }
+        mappings.close();
+        for (long[] region : regions) {
+            UringCalls.unmap(region[0], region[1]);
         }
     }
 
@@ -250,7 +265,10 @@ public final class UringRing implements AutoCloseable {
         return tail - head;
     }
 
-    /** Unmaps the rings and closes the descriptor; the caller made sure nothing is in flight. */
+    /**
+     * Unmaps the rings and closes the descriptor; the caller made sure nothing is in flight. Afterwards any
+     * use of this ring throws IllegalStateException (the views' arena is closed) rather than faulting.
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
@@ -258,11 +276,7 @@ public final class UringRing implements AutoCloseable {
         }
         closed = true;
         try {
-            UringCalls.unmap(sqes);
-            if (cqRing != sqRing) {
-                UringCalls.unmap(cqRing);
-            }
-            UringCalls.unmap(sqRing);
+            unmapAll(mappings, cqRing == sqRing ? List.of(sqRing, sqes) : List.of(sqRing, cqRing, sqes));
         } finally {
             Syscalls.close(ringFd, UringCalls.WHAT);
         }
