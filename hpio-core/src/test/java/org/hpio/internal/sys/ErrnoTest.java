@@ -50,7 +50,9 @@ class ErrnoTest {
         assertInstanceOf(AccessDeniedException.class, Errno.exception("open", Errno.EACCES, "/root/x", -1));
         assertInstanceOf(AccessDeniedException.class, Errno.exception("open", Errno.EPERM, "/root/x", -1));
         IOException other = Errno.exception("pread", Errno.EIO, "/disk", 0);
-        assertEquals(FileSystemException.class, other.getClass());
+        assertInstanceOf(FileSystemException.class, other);
+        assertEquals(Errno.EIO, ((ErrnoException) other).errno());
+        assertEquals(Errno.EIO, Errno.of(other));
         assertTrue(other.getMessage().contains("EIO") && other.getMessage().contains("at offset 0"), other.getMessage());
     }
 
