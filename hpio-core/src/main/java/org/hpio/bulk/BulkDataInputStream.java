@@ -16,17 +16,15 @@ import java.util.Objects;
  * socket, a gzip stream, a byte array. Array reads and the inherited single-value reads may be interleaved
  * (a header read with {@code readInt}, then {@code readArray}); this class reads ahead nothing.
  *
- * <p>Bytes pass through one staging array owned by this stream (at most {@value #STAGING_BYTES} bytes,
+ * <p>Bytes pass through one staging array owned by this stream (at most 128 KiB,
  * allocated on first use), decoded in bulk; a byte[] is read straight into. Short reads of the underlying
  * stream are retried until the array is full or the stream ends; at the end an {@link EOFException} says how
  * many elements were read (those are in the array; the bytes of a partial element are lost, as with
  * {@code readFully}). Not thread-safe, like {@code DataInputStream}.
  */
 public class BulkDataInputStream extends DataInputStream implements BulkDataInput {
-    static final int STAGING_BYTES = 128 * 1024;
-
     private final ByteOrder order;
-    private byte[] staging;
+    private final StagingArray staging = new StagingArray();
     private boolean closed;
 
     /** Reads arrays in big-endian order, the bytes {@code DataOutputStream} writes. */
@@ -104,7 +102,7 @@ public class BulkDataInputStream extends DataInputStream implements BulkDataInpu
             return;
         }
         int size = kind.elementSize();
-        byte[] buffer = staging(kind.byteSize(count));
+        byte[] buffer = staging.get(kind.byteSize(count));
         MemorySegment bytes = MemorySegment.ofArray(buffer);
         int perChunk = buffer.length / size;
         int done = 0;
@@ -134,14 +132,6 @@ public class BulkDataInputStream extends DataInputStream implements BulkDataInpu
         return done;
     }
 
-    private byte[] staging(long bytesWanted) {
-        int size = (int) Math.min(bytesWanted, STAGING_BYTES);
-        if (staging == null || staging.length < size) {
-            staging = new byte[Math.max(size, Math.min(STAGING_BYTES, 8192))];
-        }
-        return staging;
-    }
-
     private static EOFException endOfStream(ArrayKind kind, int read, int count) {
         return new EOFException("end of stream: " + read + " of " + count + " " + kind.typeName() + "s read");
     }
@@ -155,7 +145,7 @@ public class BulkDataInputStream extends DataInputStream implements BulkDataInpu
     @Override
     public void close() throws IOException {
         closed = true;
-        staging = null;
+        staging.drop();
         super.close();
     }
 }

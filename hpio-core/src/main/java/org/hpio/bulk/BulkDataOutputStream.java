@@ -15,15 +15,13 @@ import java.util.Objects;
  * writes and the inherited single-value writes may be interleaved; {@link #size()} counts both.
  *
  * <p>Elements are encoded in bulk into one staging array owned by this stream (at most
- * {@value #STAGING_BYTES} bytes, allocated on first use) and handed to the underlying stream a chunk at a
+ * 128 KiB, allocated on first use) and handed to the underlying stream a chunk at a
  * time; a byte[] is written straight through. Nothing is buffered across calls: when {@code writeArray}
  * returns, its bytes were given to the underlying stream. Not thread-safe for array writes.
  */
 public class BulkDataOutputStream extends DataOutputStream implements BulkDataOutput {
-    static final int STAGING_BYTES = 128 * 1024;
-
     private final ByteOrder order;
-    private byte[] staging;
+    private final StagingArray staging = new StagingArray();
     private boolean closed;
 
     /** Writes arrays in big-endian order: exactly the bytes of {@code DataOutputStream}'s writeX loop. */
@@ -100,7 +98,7 @@ public class BulkDataOutputStream extends DataOutputStream implements BulkDataOu
             return;
         }
         int size = kind.elementSize();
-        byte[] buffer = staging(kind.byteSize(count));
+        byte[] buffer = staging.get(kind.byteSize(count));
         MemorySegment bytes = MemorySegment.ofArray(buffer);
         int perChunk = buffer.length / size;
         for (int done = 0; done < count; ) {
@@ -111,18 +109,10 @@ public class BulkDataOutputStream extends DataOutputStream implements BulkDataOu
         }
     }
 
-    private byte[] staging(long bytesWanted) {
-        int size = (int) Math.min(bytesWanted, STAGING_BYTES);
-        if (staging == null || staging.length < size) {
-            staging = new byte[Math.max(size, Math.min(STAGING_BYTES, 8192))];
-        }
-        return staging;
-    }
-
     @Override
     public void close() throws IOException {
         closed = true;
-        staging = null;
+        staging.drop();
         super.close();
     }
 }
