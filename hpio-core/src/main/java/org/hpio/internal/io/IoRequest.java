@@ -23,6 +23,8 @@ public final class IoRequest {
     private final AtomicReference<Runnable> listener = new AtomicReference<>(NO_LISTENER);
     private volatile long result;
     private volatile int errno;
+    /** Set once the result is in, before the listener runs; the latch opens after it ran. */
+    private volatile boolean completed;
 
     IoRequest(IoOperation operation) {
         this.operation = operation;
@@ -33,7 +35,7 @@ public final class IoRequest {
     }
 
     public boolean isDone() {
-        return done.getCount() == 0;
+        return completed;
     }
 
     /** Waits until the request is done. */
@@ -43,7 +45,7 @@ public final class IoRequest {
 
     /** Waits at most {@code timeout}; returns whether the request is done. A timeout of 0 polls. */
     public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
-        return timeout <= 0 ? isDone() : done.await(timeout, unit);
+        return timeout <= 0 ? done.getCount() == 0 : done.await(timeout, unit);
     }
 
     /**
@@ -86,8 +88,9 @@ public final class IoRequest {
     }
 
     /**
-     * Runs {@code action} once when the request completes: on the engine's completing thread, so it must be
-     * short and must not block; at once on this thread if it is already done. At most one listener.
+     * Runs {@code action} once when the request completes: on the engine's completing thread, before any
+     * waiter wakes, so it must be short and must not block; at once on this thread if it is already done. At
+     * most one listener.
      */
     public void whenDone(Runnable action) {
         if (!listener.compareAndSet(NO_LISTENER, action)) {
@@ -99,14 +102,21 @@ public final class IoRequest {
         }
     }
 
-    /** Called by the engine, exactly once. */
+    /**
+     * Called by the engine, exactly once: the result is visible to the listener, and the listener has run
+     * before any waiter wakes.
+     */
     void complete(long bytes, int error) {
         this.result = bytes;
         this.errno = error;
-        done.countDown();
-        Runnable action = listener.getAndSet(COMPLETED);
-        if (action != NO_LISTENER && action != COMPLETED) {
-            action.run();
+        this.completed = true;
+        try {
+            Runnable action = listener.getAndSet(COMPLETED);
+            if (action != NO_LISTENER && action != COMPLETED) {
+                action.run();
+            }
+        } finally {
+            done.countDown();
         }
     }
 
