@@ -36,6 +36,24 @@ public final class JdkApproaches {
                 new Mmap(ByteOrder.BIG_ENDIAN), new Mmap(ByteOrder.nativeOrder()));
     }
 
+    /** The whole block as one byte[], read with RandomAccessFile.readFully (001 §3.2 and §3.5 start so). */
+    private static byte[] readBlock(Path file, long position, int length) throws IOException {
+        byte[] bytes = new byte[length];
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
+            raf.seek(position);
+            raf.readFully(bytes);
+        }
+        return bytes;
+    }
+
+    /** The whole block written from one byte[] with RandomAccessFile.write. */
+    private static void writeBlock(Path file, long position, byte[] bytes) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(position);
+            raf.write(bytes);
+        }
+    }
+
     /** raf: RandomAccessFile.readLong / writeLong, one call (and one system call) per element. */
     static final class Raf implements Approach {
         public String name() { return "raf"; }
@@ -111,11 +129,7 @@ public final class JdkApproaches {
 
         public void read(Path file, long position, Object array, int offset, int count) throws IOException {
             Elements elements = Elements.of(array);
-            byte[] bytes = new byte[Math.multiplyExact(count, elements.size())];
-            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
-                raf.seek(position);
-                raf.readFully(bytes);
-            }
+            byte[] bytes = readBlock(file, position, Math.multiplyExact(count, elements.size()));
             elements.decodeByShifts(bytes, array, offset, count);
         }
 
@@ -123,10 +137,7 @@ public final class JdkApproaches {
             Elements elements = Elements.of(array);
             byte[] bytes = new byte[Math.multiplyExact(count, elements.size())];
             elements.encodeByShifts(array, offset, count, bytes);
-            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-                raf.seek(position);
-                raf.write(bytes);
-            }
+            writeBlock(file, position, bytes);
         }
     }
 
@@ -137,11 +148,7 @@ public final class JdkApproaches {
 
         public void read(Path file, long position, Object array, int offset, int count) throws IOException {
             Elements elements = Elements.of(array);
-            byte[] bytes = new byte[Math.multiplyExact(count, elements.size())];
-            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
-                raf.seek(position);
-                raf.readFully(bytes);
-            }
+            byte[] bytes = readBlock(file, position, Math.multiplyExact(count, elements.size()));
             elements.readEach(new DataInputStream(new ByteArrayInputStream(bytes)), array, offset, count);
         }
 
@@ -149,10 +156,7 @@ public final class JdkApproaches {
             Elements elements = Elements.of(array);
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.multiplyExact(count, elements.size()));
             elements.writeEach(new DataOutputStream(bytes), array, offset, count);
-            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-                raf.seek(position);
-                raf.write(bytes.toByteArray());
-            }
+            writeBlock(file, position, bytes.toByteArray());
         }
     }
 
