@@ -5,6 +5,7 @@ import org.hpio.internal.io.IoEngine;
 import org.hpio.internal.io.IoEngines;
 import org.hpio.internal.io.IoOperation;
 import org.hpio.internal.io.IoRequest;
+import org.hpio.internal.io.IoRequests;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
 
@@ -14,11 +15,13 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An hpio engine ({@code uring} or {@code threads}) driven at a queue depth: one engine per driver, sized
- * for that depth; off-heap 4 KiB-aligned buffers from a shared arena, one per slot; completions through
- * {@link IoRequest#whenDone}. Batches of resubmissions go out with {@link IoEngine#submitAll}.
+ * for that depth; off-heap 4 KiB-aligned buffers from a shared arena, one per slot. The running thread waits
+ * for any of its requests with {@link IoRequests#awaitAny} (on io_uring it reaps the ring itself, as an
+ * application thread using hpio would); batches of resubmissions go out with {@link IoEngine#submitAll}.
  *
  * <p>Close order: the engine first (it waits for every request in flight), then the file, then the arena, so
  * no buffer is freed while the kernel or a worker may still write it.
@@ -26,8 +29,11 @@ import java.util.List;
 final class EngineDriver extends InFlightDriver {
     private final Arena arena;
     private final MemorySegment[] buffers;
-    private final Runnable[] listeners;
     private final IoRequest[] requests;
+    /** The completed request of each slot, until the slot is resubmitted. */
+    private final IoRequest[] results;
+    /** Requests in flight, in the order of their slots; rebuilt for each wait. */
+    private final List<IoRequest> pending;
     private final List<IoOperation> operations;
     private final NativeFile file;
     private final IoEngine engine;
@@ -38,13 +44,12 @@ final class EngineDriver extends InFlightDriver {
         this.engine = engine;
         this.arena = Arena.ofShared();
         this.buffers = new MemorySegment[depth];
-        this.listeners = new Runnable[depth];
         this.requests = new IoRequest[depth];
+        this.results = new IoRequest[depth];
+        this.pending = new ArrayList<>(depth);
         this.operations = new ArrayList<>(depth);
         for (int slot = 0; slot < depth; slot++) {
             buffers[slot] = arena.allocate(workload.blockSize(), BlockPattern.BLOCK);
-            int s = slot;
-            listeners[slot] = () -> completed(s);
         }
     }
 
@@ -90,9 +95,28 @@ final class EngineDriver extends InFlightDriver {
                 requests[slots[i]] = submitted.get(i);
             }
         }
-        for (int i = 0; i < count; i++) {
-            requests[slots[i]].whenDone(listeners[slots[i]]);
+    }
+
+    @Override
+    protected boolean awaitArrivals(List<Integer> arrived) throws InterruptedException {
+        pending.clear();
+        for (IoRequest r : requests) {
+            if (r != null) {
+                pending.add(r);
+            }
         }
+        if (!IoRequests.awaitAny(pending, TimeUnit.SECONDS.toNanos(STALL_SECONDS))) {
+            return false;
+        }
+        long now = System.nanoTime();
+        for (int slot = 0; slot < depth; slot++) {
+            if (requests[slot] != null && requests[slot].isDone()) {
+                arrived(slot, now, arrived);
+                results[slot] = requests[slot];
+                requests[slot] = null;
+            }
+        }
+        return true;
     }
 
     private IoOperation operation(int slot) {
@@ -102,7 +126,7 @@ final class EngineDriver extends InFlightDriver {
 
     @Override
     protected long result(int slot) throws IOException {
-        return requests[slot].resultOrThrow();
+        return results[slot].resultOrThrow();
     }
 
     @Override

@@ -54,6 +54,28 @@ abstract class InFlightDriver implements Driver {
         completions.add(slot);
     }
 
+    /**
+     * Waits until at least one I/O in flight completed and adds every slot that did to {@code arrived}; false
+     * when nothing completed within {@link #STALL_SECONDS}. This default takes the slots that {@link #completed}
+     * queued; a mechanism whose running thread can wait for its requests directly overrides it (stamping each
+     * with {@link #arrived}).
+     */
+    protected boolean awaitArrivals(List<Integer> arrived) throws InterruptedException {
+        Integer first = completions.poll(STALL_SECONDS, TimeUnit.SECONDS);
+        if (first == null) {
+            return false;
+        }
+        arrived.add(first);
+        completions.drainTo(arrived);
+        return true;
+    }
+
+    /** Notes that slot {@code slot}'s I/O was seen complete at {@code nanoTime}; for {@link #awaitArrivals}. */
+    protected final void arrived(int slot, long nanoTime, List<Integer> arrived) {
+        completedAt[slot] = nanoTime;
+        arrived.add(slot);
+    }
+
     @Override
     public final Measurement run(String configuration, Workload.Offsets offsets, long nanos) throws InterruptedException {
         Measurement m = new Measurement(configuration);
@@ -68,13 +90,10 @@ abstract class InFlightDriver implements Driver {
         int inFlight = issue(batch, depth, m) ? depth : 0;
         while (inFlight > 0) {
             arrived.clear();
-            Integer first = completions.poll(STALL_SECONDS, TimeUnit.SECONDS);
-            if (first == null) {
+            if (!awaitArrivals(arrived)) {
                 m.failed(new IOException("no I/O completed within " + STALL_SECONDS + " s, " + inFlight + " in flight"));
                 break; // close() cancels and waits for them
             }
-            arrived.add(first);
-            completions.drainTo(arrived);
             int again = 0;
             boolean more = System.nanoTime() < deadline;
             for (int slot : arrived) {

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * What both engines share: admission against the in-flight bound, the file lease each request holds until it
@@ -15,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  *
  * @param <J> the engine's per-request state
  */
-abstract class EngineBase<J extends EngineBase.Job> {
+abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     /** Per-request state: the request, and the lease that keeps its file open until completion. */
     static class Job {
         final IoRequest request;
@@ -65,7 +66,7 @@ abstract class EngineBase<J extends EngineBase.Job> {
                 throw new IOException("the " + engineName() + " engine is closed");
             }
             NativeFile.Lease lease = op.file() == null ? null : op.file().lease();
-            IoRequest request = new IoRequest(op);
+            IoRequest request = new IoRequest(op, this);
             J job = newJob(request, lease);
             live.put(request, job);
             return job;
@@ -84,11 +85,45 @@ abstract class EngineBase<J extends EngineBase.Job> {
             return;
         }
         try {
-            permits.acquire();
+            while (!permits.tryAcquire()) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                if (pollFor(() -> permits.availablePermits() > 0, IoRequests.SLICE_NANOS)) {
+                    continue;
+                }
+                parking(true);
+                try {
+                    if (permits.tryAcquire(IoRequests.SLICE_NANOS, TimeUnit.NANOSECONDS)) {
+                        return;
+                    }
+                } finally {
+                    parking(false);
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while waiting for room in the " + engineName() + " engine");
         }
+    }
+
+    // ---- Completions: what a waiter does (the thread-pool engine's workers complete requests themselves) ----
+
+    @Override
+    public void reapAvailable() {
+    }
+
+    @Override
+    public boolean pollFor(BooleanSupplier satisfied, long nanos) {
+        return false;
+    }
+
+    @Override
+    public void parking(boolean start) {
+    }
+
+    @Override
+    public void listener(boolean added) {
     }
 
     /** Completes {@code job}: its file and place in flight are released before waiters and listeners run. */

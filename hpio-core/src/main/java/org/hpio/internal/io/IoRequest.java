@@ -3,13 +3,15 @@ package org.hpio.internal.io;
 import org.hpio.internal.sys.Errno;
 
 import java.io.IOException;
-import java.util.concurrent.CountDownLatch;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A submitted {@link IoOperation}: in flight until the engine completes it with a result (bytes moved, never
- * less than 0) or an errno. Waiting parks the thread (virtual threads unmount); nothing here synchronizes.
+ * less than 0) or an errno. Waiting parks the thread or, on the io_uring engine, lets a platform thread reap
+ * the completion ring itself (see {@link Completions}); nothing here synchronizes, so virtual threads never pin.
  *
  * <p>The operation's buffer belongs to the engine until {@link #isDone()} is true.
  */
@@ -17,35 +19,68 @@ public final class IoRequest {
     private static final Runnable NO_LISTENER = () -> { };
     private static final Runnable COMPLETED = () -> { };
 
+    /** A thread parked waiting for this request (among others); {@code thread} is null once it left. */
+    static final class Waiter {
+        volatile Thread thread;
+        Waiter next;
+
+        Waiter(Thread thread) {
+            this.thread = thread;
+        }
+    }
+
+    /** Marks the waiter stack once the request completed: nobody needs to register any more. */
+    private static final Waiter DONE = new Waiter(null);
+
     private final IoOperation operation;
-    private final CountDownLatch done = new CountDownLatch(1);
+    private final Completions engine;
+    /** Waiters to unpark at completion (a Treiber stack), or {@link #DONE}. */
+    private final AtomicReference<Waiter> waiters = new AtomicReference<>();
     /** The listener to run at completion; {@link #COMPLETED} once completion has run the listeners. */
     private final AtomicReference<Runnable> listener = new AtomicReference<>(NO_LISTENER);
     private volatile long result;
     private volatile int errno;
-    /** Set once the result is in, before the listener runs; the latch opens after it ran. */
+    /** Set once the result is in, before the listener runs; waiters wake after it ran. */
     private volatile boolean completed;
 
     IoRequest(IoOperation operation) {
+        this(operation, Completions.NONE);
+    }
+
+    IoRequest(IoOperation operation, Completions engine) {
         this.operation = operation;
+        this.engine = engine;
     }
 
     public IoOperation operation() {
         return operation;
     }
 
+    /** Whether the request is done; first retires any completion the kernel already posted (never blocks). */
     public boolean isDone() {
+        if (!completed) {
+            engine.reapAvailable();
+        }
         return completed;
+    }
+
+    /** Done, without looking for posted completions. */
+    boolean completedFlag() {
+        return completed;
+    }
+
+    Completions engine() {
+        return engine;
     }
 
     /** Waits until the request is done. */
     public void await() throws InterruptedException {
-        done.await();
+        IoRequests.await(List.of(this), true, Long.MAX_VALUE);
     }
 
     /** Waits at most {@code timeout}; returns whether the request is done. A timeout of 0 polls. */
     public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
-        return timeout <= 0 ? done.getCount() == 0 : done.await(timeout, unit);
+        return IoRequests.await(List.of(this), true, unit.toNanos(timeout));
     }
 
     /**
@@ -64,7 +99,7 @@ public final class IoRequest {
     }
 
     public boolean isCancelled() {
-        return isDone() && errno == Errno.ECANCELED;
+        return completed && errno == Errno.ECANCELED;
     }
 
     /** The failure as an exception naming the operation, file and offset; null on success. */
@@ -93,12 +128,32 @@ public final class IoRequest {
      * most one listener.
      */
     public void whenDone(Runnable action) {
+        engine.listener(true);
         if (!listener.compareAndSet(NO_LISTENER, action)) {
+            engine.listener(false);
             if (listener.get() == COMPLETED) {
                 action.run();
                 return;
             }
             throw new IllegalStateException("a listener is already set");
+        }
+    }
+
+    /** Registers {@code waiter} to be unparked at completion; false if the request is already done. */
+    boolean addWaiter(Waiter waiter) {
+        while (true) {
+            Waiter head = waiters.get();
+            while (head != null && head != DONE && head.thread == null) {   // drop waiters that left
+                waiters.compareAndSet(head, head.next);
+                head = waiters.get();
+            }
+            if (head == DONE) {
+                return false;
+            }
+            waiter.next = head;
+            if (waiters.compareAndSet(head, waiter)) {
+                return true;
+            }
         }
     }
 
@@ -113,15 +168,24 @@ public final class IoRequest {
         try {
             Runnable action = listener.getAndSet(COMPLETED);
             if (action != NO_LISTENER && action != COMPLETED) {
-                action.run();
+                try {
+                    action.run();
+                } finally {
+                    engine.listener(false);
+                }
             }
         } finally {
-            done.countDown();
+            for (Waiter w = waiters.getAndSet(DONE); w != null && w != DONE; w = w.next) {
+                Thread t = w.thread;
+                if (t != null) {
+                    LockSupport.unpark(t);
+                }
+            }
         }
     }
 
     private void requireDone() {
-        if (!isDone()) {
+        if (!completed) {
             throw new IllegalStateException("request still in flight: " + operation.describe());
         }
     }

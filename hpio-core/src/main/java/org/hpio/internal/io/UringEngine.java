@@ -10,6 +10,10 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -18,9 +22,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Submission: any thread fills submission entries under a lock (a {@link ReentrantLock}, so a virtual
  * thread parks rather than pins) and hands every entry published so far to the kernel with one
- * {@code io_uring_enter}; {@link #submitAll} puts a whole batch in one call. Completion: one platform thread
- * waits in {@code io_uring_enter(GETEVENTS)}, reaps every available completion in one pass and completes each
- * request, whose waiters park until then.
+ * {@code io_uring_enter}; {@link #submitAll} puts a whole batch in one call, and then retires whatever already
+ * completed (page-cache reads complete inside the call). Completion: a platform thread that waits for a request
+ * reaps the ring itself, holding the reap lock while it waits in {@code io_uring_enter(GETEVENTS)} with a
+ * timeout and completing every request it finds (one wake-up per batch, no hand-off to another thread: the
+ * leader/follower pattern; other waiters park as standbys and take over when it leaves). The engine's own
+ * completion thread serves only those who cannot poll: requests with a listener, and parked threads (virtual
+ * threads must not block in the kernel, which would pin their carrier). Requests that nobody waits for are
+ * retired by the next submission, wait or {@link IoRequest#isDone()} on the engine.
  *
  * <p>Each request takes one or two completion slots (user_data is the slot number). A write-then-fsync is two
  * linked entries (IOSQE_IO_LINK); io_uring fails the link when the write comes back short, so the fsync
@@ -60,6 +69,16 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private int freeCount;
     private final Thread reaper;
     private volatile boolean stopReaper;
+    /** Waiting threads may wait in the kernel themselves (the ring takes timed waits: IORING_FEAT_EXT_ARG). */
+    private final boolean callerPolling;
+    /** Platform threads inside {@link #pollFor} now: while any, the completion thread stays out of the way. */
+    private final AtomicInteger pollers = new AtomicInteger();
+    /** Threads parked waiting for a request of this engine (virtual threads, waits across engines). */
+    private final AtomicInteger parked = new AtomicInteger();
+    /** Listeners set on requests still in flight. */
+    private final AtomicInteger listeners = new AtomicInteger();
+    /** Pollers waiting for the reap lock, to be woken when its holder leaves. */
+    private final Queue<Thread> standby = new ConcurrentLinkedQueue<>();
 
     private UringEngine(EngineConfig config, UringRing ring) {
         super(config);
@@ -71,6 +90,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             freeSlots[i] = slotCount - 1 - i;
         }
         this.freeCount = slotCount;
+        this.callerPolling = ring.canTimeWaits() && !Boolean.getBoolean("hpio.uring.completionThreadOnly");
         this.reaper = Thread.ofPlatform().daemon().name("hpio-uring-completions").start(this::reapLoop);
     }
 
@@ -153,7 +173,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         } finally {
             submitLock.unlock();
         }
-        reapInline();
+        reapAvailable();
         if (failure != null) {
             throw new IOException("submitted " + jobs.size() + " of " + operations.size() + " operations: "
                     + failure.getMessage(), failure);
@@ -217,7 +237,8 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                 if (errno != Errno.EAGAIN && errno != 16 /* EBUSY */) {
                     throw e;
                 }
-                LockSupport.parkNanos(50_000);   // completions must drain first
+                reapAvailable();                 // completions must drain first
+                LockSupport.parkNanos(50_000);
             }
         }
     }
@@ -251,16 +272,61 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
 
     // ---- completion side ----
 
+    /**
+     * The completion thread. When the kernel can time its waits (EXT_ARG), it serves only those who cannot
+     * reap for themselves (listeners, parked threads) while no caller polls, and parks otherwise; without
+     * EXT_ARG it waits for every completion, as callers then always park.
+     */
     private void reapLoop() {
         while (!stopReaper) {
+            if (callerPolling && !backgroundNeeded()) {
+                LockSupport.park(this);
+                continue;
+            }
+            reapLock.lock();
             try {
-                ring.enter(0, 1, true);
-            } catch (IOException e) {
+                if (ring.reap(this::dispatch) == 0 && !stopReaper && (!callerPolling || backgroundNeeded())) {
+                    if (callerPolling) {
+                        ring.waitCompletion(IoRequests.SLICE_NANOS);
+                    } else {
+                        ring.enter(0, 1, true);
+                    }
+                    ring.reap(this::dispatch);
+                }
+            } catch (IOException | RuntimeException e) {
                 System.getLogger(UringEngine.class.getName()).log(System.Logger.Level.ERROR,
                         "io_uring_enter(GETEVENTS) failed: " + e.getMessage());
                 LockSupport.parkNanos(1_000_000);
+            } finally {
+                reapLock.unlock();
             }
-            reapLock.lock();
+            wakeStandby();
+        }
+    }
+
+    /** The completion thread has work: requests in flight that a listener or a parked thread waits for. */
+    private boolean backgroundNeeded() {
+        return pollers.get() == 0 && (listeners.get() > 0 || parked.get() > 0) && !live.isEmpty();
+    }
+
+    /** Wakes the completion thread if it has work (after a change to what {@link #backgroundNeeded} reads). */
+    private void attend() {
+        if (callerPolling && backgroundNeeded()) {
+            LockSupport.unpark(reaper);
+        }
+    }
+
+    /** Hands the poller's role on: a thread that waited for the reap lock looks again. */
+    private void wakeStandby() {
+        Thread next = standby.peek();
+        if (next != null) {
+            LockSupport.unpark(next);
+        }
+    }
+
+    @Override
+    public void reapAvailable() {
+        if (ring.available() > 0 && reapLock.tryLock()) {
             try {
                 ring.reap(this::dispatch);
             } finally {
@@ -270,17 +336,68 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     }
 
     /**
-     * Retires the completions already posted, on the calling thread, unless another thread is at it: reads
-     * served from the page cache complete during io_uring_enter, so the submitter finds them done at once,
-     * with no hand-off to the completion thread.
+     * A waiting platform thread polls the ring itself: with the reap lock, it retires what is posted or
+     * waits in io_uring_enter for the next completion (at most {@code nanos}); without it (another thread
+     * polls and will retire this thread's completions too), it parks as a standby until that thread leaves.
+     * Virtual threads never wait in the kernel (that would pin their carrier): they park.
      */
-    private void reapInline() {
-        if (reapLock.tryLock()) {
-            try {
-                ring.reap(this::dispatch);
-            } finally {
-                reapLock.unlock();
+    @Override
+    public boolean pollFor(BooleanSupplier satisfied, long nanos) {
+        if (!callerPolling || Thread.currentThread().isVirtual()) {
+            return false;
+        }
+        pollers.incrementAndGet();
+        try {
+            if (reapLock.tryLock()) {
+                try {
+                    if (ring.reap(this::dispatch) == 0 && !satisfied.getAsBoolean()) {
+                        ring.waitCompletion(nanos);
+                        ring.reap(this::dispatch);
+                    }
+                } catch (IOException e) {
+                    System.getLogger(UringEngine.class.getName()).log(System.Logger.Level.ERROR,
+                            "io_uring_enter(GETEVENTS) failed: " + e.getMessage());
+                    return false;
+                } finally {
+                    reapLock.unlock();
+                }
+                wakeStandby();
+            } else {
+                Thread me = Thread.currentThread();
+                standby.add(me);
+                try {
+                    if (!satisfied.getAsBoolean()) {
+                        LockSupport.parkNanos(this, nanos);
+                    }
+                } finally {
+                    standby.remove(me);
+                }
             }
+            return true;
+        } finally {
+            if (pollers.decrementAndGet() == 0) {
+                attend();
+            }
+        }
+    }
+
+    @Override
+    public void parking(boolean start) {
+        if (start) {
+            parked.incrementAndGet();
+            attend();
+        } else {
+            parked.decrementAndGet();
+        }
+    }
+
+    @Override
+    public void listener(boolean added) {
+        if (added) {
+            listeners.incrementAndGet();
+            attend();
+        } else {
+            listeners.decrementAndGet();
         }
     }
 
@@ -373,6 +490,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         }
         awaitDrained();
         stopReaper = true;
+        LockSupport.unpark(reaper);
         submitLock.lock();
         try {
             long sqe = ring.nextSqe();

@@ -50,6 +50,16 @@ final class UringCalls {
                         MemorySegment.NULL, 0L));
     }
 
+    /**
+     * io_uring_enter(2) with IORING_ENTER_EXT_ARG: {@code arg} is an io_uring_getevents_arg of {@code argSize}
+     * bytes. Not retried on EINTR; ETIME (the timeout passed) is an IOException like any errno.
+     */
+    static int enterWithArg(int ringFd, int minComplete, int flags, MemorySegment arg, long argSize) throws IOException {
+        return (int) Syscalls.call("io_uring_enter", WHAT, -1, false,
+                c -> (long) ENTER.invokeExact(c, UringLayout.SYS_IO_URING_ENTER, ringFd, 0, minComplete,
+                        flags | UringLayout.IORING_ENTER_EXT_ARG, arg, argSize));
+    }
+
     /** io_uring_register(2). */
     static int register(int ringFd, int opcode, MemorySegment arg, int count) throws IOException {
         return (int) Syscalls.call("io_uring_register", WHAT, -1, true,

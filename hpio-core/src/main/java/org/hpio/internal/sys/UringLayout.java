@@ -46,9 +46,20 @@ public final class UringLayout {
     public static final int IORING_FEAT_NODROP = 1 << 1;
     public static final int IORING_ENTER_GETEVENTS = 1;
     public static final int IORING_ENTER_SQ_WAKEUP = 1 << 1;
+    public static final int IORING_ENTER_EXT_ARG = 1 << 3;
+    public static final int IORING_FEAT_EXT_ARG = 1 << 8;
     public static final int IORING_SQ_NEED_WAKEUP = 1;
     public static final int IORING_REGISTER_PROBE = 8;
     public static final int IO_URING_OP_SUPPORTED = 1;
+
+    /** struct io_uring_getevents_arg: what IORING_ENTER_EXT_ARG passes (here: only a timeout). */
+    public static final StructLayout GETEVENTS_ARG = MemoryLayout.structLayout(
+            JAVA_LONG.withName("sigmask"), JAVA_INT.withName("sigmask_sz"), JAVA_INT.withName("pad"),
+            JAVA_LONG.withName("ts")).withName("io_uring_getevents_arg");
+
+    /** struct __kernel_timespec. */
+    public static final StructLayout KERNEL_TIMESPEC = MemoryLayout.structLayout(
+            JAVA_LONG.withName("tv_sec"), JAVA_LONG.withName("tv_nsec")).withName("__kernel_timespec");
 
     /** struct io_sqring_offsets. */
     public static final StructLayout SQRING_OFFSETS = MemoryLayout.structLayout(

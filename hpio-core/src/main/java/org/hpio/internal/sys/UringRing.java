@@ -66,6 +66,15 @@ public final class UringRing implements AutoCloseable {
     private int sqeTail;
     private int publishedTail;
     private boolean closed;
+    /**
+     * An io_uring_getevents_arg whose {@code ts} points at the __kernel_timespec right behind it; owned by
+     * the ring (freed with its mappings), used by whichever thread holds the engine's reap lock.
+     */
+    private final MemorySegment waitArg;
+    private static final long TIMESPEC_BASE = UringLayout.GETEVENTS_ARG.byteSize();
+    private static final long TIMESPEC_SEC = TIMESPEC_BASE + offset(UringLayout.KERNEL_TIMESPEC, "tv_sec");
+    private static final long TIMESPEC_NSEC = TIMESPEC_BASE + offset(UringLayout.KERNEL_TIMESPEC, "tv_nsec");
+    private static final int ETIME = 62;
 
     /** Consumer of one completion. */
     @FunctionalInterface
@@ -97,6 +106,8 @@ public final class UringRing implements AutoCloseable {
         }
         this.sqeTail = (int) INT.getAcquire(sqRing, sqTailOffset);
         this.publishedTail = sqeTail;
+        this.waitArg = mappings.allocate(TIMESPEC_BASE + UringLayout.KERNEL_TIMESPEC.byteSize(), 8);
+        waitArg.set(JAVA_LONG, offset(UringLayout.GETEVENTS_ARG, "ts"), waitArg.address() + TIMESPEC_BASE);
     }
 
     /**
@@ -247,6 +258,40 @@ public final class UringRing implements AutoCloseable {
     /** io_uring_enter: submits {@code toSubmit} published entries; waits for {@code minComplete} completions. */
     public int enter(int toSubmit, int minComplete, boolean wait) throws IOException {
         return UringCalls.enter(ringFd, toSubmit, minComplete, wait ? UringLayout.IORING_ENTER_GETEVENTS : 0);
+    }
+
+    /** True when the kernel takes a timeout for waits (IORING_FEAT_EXT_ARG, Linux 5.11). */
+    public boolean canTimeWaits() {
+        return (features & UringLayout.IORING_FEAT_EXT_ARG) != 0;
+    }
+
+    /**
+     * Waits in the kernel until at least one completion is posted, or {@code timeoutNanos} passed, or a signal
+     * came; returns whether the wait ended for a completion (or one was already there). Needs
+     * {@link #canTimeWaits()}. Called by one thread at a time (the caller's lock guards {@link #waitArg}).
+     */
+    public boolean waitCompletion(long timeoutNanos) throws IOException {
+        if (available() > 0) {
+            return true;
+        }
+        long nanos = Math.max(1_000, timeoutNanos);
+        waitArg.set(JAVA_LONG, TIMESPEC_SEC, nanos / 1_000_000_000L);
+        waitArg.set(JAVA_LONG, TIMESPEC_NSEC, nanos % 1_000_000_000L);
+        try {
+            UringCalls.enterWithArg(ringFd, 1, UringLayout.IORING_ENTER_GETEVENTS, waitArg,
+                    UringLayout.GETEVENTS_ARG.byteSize());
+            return true;
+        } catch (ErrnoException e) {
+            if (e.errno() == ETIME || e.errno() == Errno.EINTR) {
+                return available() > 0;
+            }
+            throw e;
+        }
+    }
+
+    /** Completions posted and not yet reaped. */
+    public int available() {
+        return (int) INT.getAcquire(cqRing, cqTailOffset) - (int) INT.get(cqRing, cqHeadOffset);
     }
 
     // ---- completion side (one thread) ----

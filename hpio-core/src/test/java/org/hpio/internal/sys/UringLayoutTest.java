@@ -27,6 +27,8 @@ class UringLayoutTest {
         STRUCTS.put("struct io_uring_cqe", UringLayout.CQE);
         STRUCTS.put("struct io_uring_probe", UringLayout.PROBE);
         STRUCTS.put("struct io_uring_probe_op", UringLayout.PROBE_OP);
+        STRUCTS.put("struct io_uring_getevents_arg", UringLayout.GETEVENTS_ARG);
+        STRUCTS.put("struct __kernel_timespec", UringLayout.KERNEL_TIMESPEC);
     }
 
     @Test
@@ -67,6 +69,8 @@ class UringLayoutTest {
         expected.put("IORING_FEAT_SINGLE_MMAP", (long) UringLayout.IORING_FEAT_SINGLE_MMAP);
         expected.put("IORING_FEAT_NODROP", (long) UringLayout.IORING_FEAT_NODROP);
         expected.put("IORING_ENTER_GETEVENTS", (long) UringLayout.IORING_ENTER_GETEVENTS);
+        expected.put("IORING_ENTER_EXT_ARG", (long) UringLayout.IORING_ENTER_EXT_ARG);
+        expected.put("IORING_FEAT_EXT_ARG", (long) UringLayout.IORING_FEAT_EXT_ARG);
         expected.put("IORING_SQ_NEED_WAKEUP", (long) UringLayout.IORING_SQ_NEED_WAKEUP);
         expected.put("IORING_REGISTER_PROBE", (long) UringLayout.IORING_REGISTER_PROBE);
         expected.put("IO_URING_OP_SUPPORTED", (long) UringLayout.IO_URING_OP_SUPPORTED);

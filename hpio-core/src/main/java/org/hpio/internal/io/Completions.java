@@ -1,0 +1,48 @@
+package org.hpio.internal.io;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * How a thread that waits for requests gets their completions retired: the engine's side of
+ * {@link IoRequest#await} and {@link IoRequests}. The thread-pool engine's workers complete requests by
+ * themselves, so a waiter just parks; on the io_uring engine a waiting platform thread reaps the completion
+ * ring itself (no hand-off through another thread), and the engine's completion thread serves only those
+ * who cannot: listeners and parked (for example virtual) threads.
+ */
+interface Completions {
+    /** Retires the completions already posted, if no other thread is at it; never blocks. */
+    void reapAvailable();
+
+    /**
+     * Lets the calling thread wait inside the engine for at most {@code nanos} until some completion was
+     * retired (or {@code satisfied} holds). Returns false when this thread should park instead (the caller
+     * then brackets its park with {@link #parking}).
+     */
+    boolean pollFor(BooleanSupplier satisfied, long nanos);
+
+    /** A waiter starts ({@code true}) or stops parking: while any parks, someone must retire completions. */
+    void parking(boolean start);
+
+    /** A listener was set on a request still in flight ({@code true}), or ran ({@code false}). */
+    void listener(boolean added);
+
+    /** For requests made outside an engine (tests): completed by whoever calls complete. */
+    Completions NONE = new Completions() {
+        @Override
+        public void reapAvailable() {
+        }
+
+        @Override
+        public boolean pollFor(BooleanSupplier satisfied, long nanos) {
+            return false;
+        }
+
+        @Override
+        public void parking(boolean start) {
+        }
+
+        @Override
+        public void listener(boolean added) {
+        }
+    };
+}

@@ -1,0 +1,119 @@
+package org.hpio.internal.io;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Waiting for one, any or all of several requests, of one engine or of several. The one place where threads
+ * wait for completions: a platform thread waiting on the io_uring engine reaps the completion ring itself
+ * ({@link Completions#pollFor}); anyone else registers with each pending request and parks until one of them
+ * completes. Waits are sliced, so an interrupt is seen within {@link #SLICE_NANOS} even while the thread
+ * waits in the kernel.
+ */
+public final class IoRequests {
+    /** The longest a waiting thread stays parked or in the kernel before it looks again. */
+    static final long SLICE_NANOS = 50_000_000L;
+
+    private IoRequests() {
+    }
+
+    /**
+     * Waits at most {@code timeoutNanos} until every request of {@code requests} is done; a timeout of 0 (or
+     * less) polls, {@code Long.MAX_VALUE} waits for ever. Returns whether all are done.
+     */
+    public static boolean awaitAll(List<IoRequest> requests, long timeoutNanos) throws InterruptedException {
+        return await(requests, true, timeoutNanos);
+    }
+
+    /**
+     * Waits at most {@code timeoutNanos} until at least one request of {@code requests} is done (true), or
+     * the time passed (false). An empty list is never satisfied.
+     */
+    public static boolean awaitAny(List<IoRequest> requests, long timeoutNanos) throws InterruptedException {
+        return await(requests, false, timeoutNanos);
+    }
+
+    static boolean await(List<IoRequest> requests, boolean all, long timeoutNanos) throws InterruptedException {
+        for (IoRequest r : requests) {
+            r.isDone();   // retires completions the kernel already posted
+        }
+        if (satisfied(requests, all)) {
+            return true;
+        }
+        if (timeoutNanos <= 0) {
+            return false;
+        }
+        long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
+        IoRequest.Waiter waiter = new IoRequest.Waiter(Thread.currentThread());
+        for (IoRequest r : requests) {
+            r.addWaiter(waiter);
+        }
+        try {
+            while (true) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                if (satisfied(requests, all)) {
+                    return true;
+                }
+                long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                waitOnce(requests, () -> satisfied(requests, all), Math.min(left, SLICE_NANOS));
+            }
+        } finally {
+            waiter.thread = null;
+        }
+    }
+
+    /**
+     * One slice of waiting: in the engine when all the requests are of one engine that lets this thread
+     * poll, else parked (every engine involved then knows that a waiter depends on its completion thread).
+     */
+    private static void waitOnce(List<IoRequest> requests, BooleanSupplier satisfied, long nanos) {
+        Completions engine = requests.getFirst().engine();
+        boolean oneEngine = true;
+        for (IoRequest r : requests) {
+            oneEngine &= r.engine() == engine;
+        }
+        if (oneEngine) {
+            if (!engine.pollFor(satisfied, nanos)) {
+                engine.parking(true);
+                try {
+                    if (!satisfied.getAsBoolean()) {
+                        LockSupport.parkNanos(requests.getFirst(), nanos);
+                    }
+                } finally {
+                    engine.parking(false);
+                }
+            }
+            return;
+        }
+        Set<Completions> engines = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (IoRequest r : requests) {
+            engines.add(r.engine());
+        }
+        engines.forEach(e -> e.parking(true));
+        try {
+            if (!satisfied.getAsBoolean()) {
+                LockSupport.parkNanos(requests.getFirst(), nanos);
+            }
+        } finally {
+            engines.forEach(e -> e.parking(false));
+        }
+    }
+
+    private static boolean satisfied(List<IoRequest> requests, boolean all) {
+        for (IoRequest r : requests) {
+            if (r.completedFlag() != all) {
+                return !all;
+            }
+        }
+        return all;
+    }
+}

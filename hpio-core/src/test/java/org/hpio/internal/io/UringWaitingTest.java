@@ -1,0 +1,175 @@
+package org.hpio.internal.io;
+
+import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Syscalls;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Who retires completions on the io_uring engine: waiting platform threads poll the ring themselves (one at a
+ * time, the others stand by), and the completion thread serves listeners and parked (virtual) threads. Each
+ * test gates a read on a FIFO that only completes when the test writes to it, so the order is the test's.
+ */
+class UringWaitingTest {
+    @TempDir
+    Path dir;
+    private Arena arena;
+    private IoEngine engine;
+    private final List<NativeFile> fifos = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        arena = Arena.ofShared();
+        engine = IoEngines.openUring(EngineConfig.defaults().withMaxInFlight(8));
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        engine.close();
+        for (NativeFile f : fifos) {
+            f.close();
+        }
+        arena.close();
+    }
+
+    /** A read of an empty FIFO: in flight until {@link #release} writes to that FIFO. */
+    private IoRequest gatedRead(String name) throws Exception {
+        Path fifo = dir.resolve(name);
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+        NativeFile file = NativeFile.open(fifo, Syscalls.O_RDWR);
+        fifos.add(file);
+        IoRequest request = engine.submit(IoOperation.read(file, arena.allocate(64), 0));
+        assertFalse(request.await(20, TimeUnit.MILLISECONDS), "a read of an empty FIFO completed: " + request);
+        return request;
+    }
+
+    private void release(String name, int bytes) throws IOException {
+        try (FileOutputStream out = new FileOutputStream(dir.resolve(name).toFile())) {
+            out.write(new byte[bytes]);
+        }
+    }
+
+    private static Thread waitIn(Thread.Builder builder, IoRequest request, AtomicReference<Throwable> failure) {
+        return builder.start(() -> {
+            try {
+                assertTrue(request.await(30, TimeUnit.SECONDS), "not done: " + request);
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+    }
+
+    @Test
+    void anyReturnsWhenOneIsDoneAndAllWaitsForEvery() throws Exception {
+        IoRequest gated = gatedRead("a");
+        IoRequest nop = engine.submit(IoOperation.nop());
+        assertTrue(IoRequests.awaitAny(List.of(gated, nop), TimeUnit.SECONDS.toNanos(30)));
+        assertTrue(nop.isDone());
+        assertFalse(IoRequests.awaitAll(List.of(gated, nop), TimeUnit.MILLISECONDS.toNanos(30)));
+        assertFalse(IoRequests.awaitAll(List.of(gated, nop), 0), "a timeout of 0 polls");
+        release("a", 5);
+        assertTrue(IoRequests.awaitAll(List.of(gated, nop), TimeUnit.SECONDS.toNanos(30)));
+        assertEquals(5, gated.resultOrThrow());
+        assertFalse(IoRequests.awaitAny(List.of(), 0), "nothing to wait for is never satisfied");
+    }
+
+    @Test
+    void aVirtualThreadParksAndTheCompletionThreadServesIt() throws Exception {
+        IoRequest gated = gatedRead("v");
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread waiter = waitIn(Thread.ofVirtual(), gated, failure);
+        Thread.sleep(30);
+        release("v", 3);
+        waiter.join(30_000);
+        assertFalse(waiter.isAlive());
+        assertNull(failure.get());
+        assertEquals(3, gated.resultOrThrow());
+    }
+
+    @Test
+    void aListenerRunsThoughNobodyWaits() throws Exception {
+        IoRequest gated = gatedRead("l");
+        CountDownLatch ran = new CountDownLatch(1);
+        gated.whenDone(ran::countDown);
+        release("l", 1);
+        assertTrue(ran.await(30, TimeUnit.SECONDS), "the completion thread did not run the listener");
+    }
+
+    @Test
+    void aStandbyWaiterTakesOverWhenThePollerLeaves() throws Exception {
+        IoRequest first = gatedRead("p1");
+        IoRequest second = gatedRead("p2");
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread a = waitIn(Thread.ofPlatform(), first, failure);
+        Thread b = waitIn(Thread.ofPlatform(), second, failure);
+        Thread.sleep(30);
+        release("p1", 1);
+        a.join(30_000);
+        assertFalse(a.isAlive());
+        release("p2", 2);
+        b.join(30_000);
+        assertFalse(b.isAlive());
+        assertNull(failure.get());
+        assertEquals(2, second.resultOrThrow());
+    }
+
+    @Test
+    void anInterruptedWaitThrowsInterruptedException() throws Exception {
+        IoRequest gated = gatedRead("i");
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread waiter = Thread.ofPlatform().start(() -> {
+            try {
+                gated.await();
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        Thread.sleep(30);
+        waiter.interrupt();
+        waiter.join(30_000);
+        assertFalse(waiter.isAlive());
+        assertInstanceOf(InterruptedException.class, thrown.get());
+        assertFalse(gated.isDone());
+        release("i", 1);
+        assertTrue(gated.await(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void submittersThatNeverWaitStillGetRoomAtTheBound() throws Exception {
+        for (Thread.Builder builder : List.of(Thread.ofPlatform(), Thread.ofVirtual())) {
+            List<IoRequest> all = new ArrayList<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread submitter = builder.start(() -> {
+                try {
+                    for (int i = 0; i < 500; i++) {
+                        all.add(engine.submit(IoOperation.nop()));   // 8 in flight at most: admission must reap
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            submitter.join(60_000);
+            assertFalse(submitter.isAlive());
+            assertNull(failure.get());
+            assertTrue(IoRequests.awaitAll(all, TimeUnit.SECONDS.toNanos(30)));
+        }
+    }
+}
