@@ -11,6 +11,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -76,9 +79,11 @@ public final class EngineSuite implements Suite {
                 prepare(context, scratch, size);
             }
             boolean cacheDescribed = false;
-            try (Progress progress = context.progress("configurations", runs.size())) {
+            List<Figures> measured = new ArrayList<>();
+            try (Progress progress = context.progress("configurations", (long) runs.size() * s.rounds())) {
+                for (int round = 0; round < s.rounds(); round++)
                 for (EngineRun run : runs) {
-                    progress.message(run.configuration());
+                    progress.message(run.configuration() + " (round " + (round + 1) + " of " + s.rounds() + ")");
                     if (!run.workload().direct()) {
                         PageCache.warm(data);
                         if (!cacheDescribed) {
@@ -87,7 +92,7 @@ public final class EngineSuite implements Suite {
                         }
                     }
                     try {
-                        figures.add(run.measure(run.workload().writes() ? scratch : data, s, fio));
+                        measured.add(run.measure(run.workload().writes() ? scratch : data, s, fio));
                     } catch (InterruptedException e) {
                         throw e;
                     } catch (Exception | LinkageError e) {
@@ -96,11 +101,30 @@ public final class EngineSuite implements Suite {
                     progress.step();
                 }
             }
+            figures.addAll(medians(measured));
         } finally {
             Files.deleteIfExists(data);
             Files.deleteIfExists(scratch);
         }
         EngineReport.write(report, figures, s);
+    }
+
+    /**
+     * Of each configuration's rounds, the one with the median rate. The rounds run interleaved (every
+     * configuration once, then again), so a noisy neighbour on a shared machine weighs on all of them alike.
+     */
+    static List<Figures> medians(List<Figures> measured) {
+        Map<String, List<Figures>> byConfiguration = new LinkedHashMap<>();
+        for (Figures f : measured) {
+            byConfiguration.computeIfAbsent(f.configuration(), k -> new ArrayList<>()).add(f);
+        }
+        List<Figures> medians = new ArrayList<>();
+        for (List<Figures> rounds : byConfiguration.values()) {
+            List<Figures> sorted = new ArrayList<>(rounds);
+            sorted.sort(Comparator.comparingDouble(Figures::iops));
+            medians.add(sorted.get(sorted.size() / 2));
+        }
+        return medians;
     }
 
     /** Writes the pattern file, forced, then drops it from the page cache so that every run starts alike. */
@@ -120,6 +144,8 @@ public final class EngineSuite implements Suite {
                 .param("queue-depths-sequential", depths(s.sequentialDepths()))
                 .param("queue-depths-warm", depths(s.warmDepths()))
                 .param("seconds-per-configuration", s.seconds())
+                .param("rounds", s.rounds() + " (every configuration once per round, rounds interleaved; the round "
+                        + "with the median rate is reported)")
                 .param("warm-up-seconds", String.format(Locale.ROOT, "%.2f (same driver, untimed, checked)", s.warmupSeconds()))
                 .param("page-cache", "O_DIRECT rows bypass it (cold by construction); warm rows read buffered after "
                         + "the file was read once")

@@ -52,7 +52,7 @@ class BlockCheckTest {
     @Test
     void aReaderPointedAtTheWrongOffsetFails() throws Exception {
         Path file = shifted();
-        EngineSettings settings = new EngineSettings(List.of(1), List.of(1), List.of(1), 0.05, 0);
+        EngineSettings settings = new EngineSettings(List.of(1), List.of(1), List.of(1), 0.05, 0, 1);
         for (Mechanism m : new Mechanism[]{Mechanism.FILECHANNEL, Mechanism.THREADS, Mechanism.AFC_POOL}) {
             int depth = m == Mechanism.FILECHANNEL ? 1 : 4;
             List<Workload> workloads = DirectIo.supported(dir) ? List.of(Workload.warm(SIZE), Workload.sequentialRead(SIZE))
@@ -69,7 +69,7 @@ class BlockCheckTest {
     void aRightFilePassesAndAWrongWriteIsCaught() throws Exception {
         Path file = dir.resolve("data.bin");
         PatternFile.create(file, SIZE, Progress.silent());
-        EngineSettings settings = new EngineSettings(List.of(1), List.of(1), List.of(1), 0.05, 0);
+        EngineSettings settings = new EngineSettings(List.of(1), List.of(1), List.of(1), 0.05, 0, 1);
         Figures f = new EngineRun(Workload.warm(SIZE), Mechanism.THREADS, 4).measure(file, settings, Optional.empty());
         assertTrue(f.ios() > 0);
         PatternFile.verify("whole file", file, SIZE);

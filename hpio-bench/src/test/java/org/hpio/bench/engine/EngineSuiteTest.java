@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -26,7 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The engine suite end to end at a tiny size: every configuration it plans yields checked figures. */
 class EngineSuiteTest {
-    private static final EngineSettings TINY = new EngineSettings(List.of(1, 4), List.of(1, 4), List.of(1, 4), 0.2, 0.05);
+    private static final EngineSettings TINY = new EngineSettings(List.of(1, 4), List.of(1, 4), List.of(1, 4), 0.2, 0.05, 2);
 
     @TempDir
     Path work;
@@ -134,6 +135,19 @@ class EngineSuiteTest {
 
     private static List<String> names(List<EngineRun> runs) {
         return runs.stream().map(EngineRun::configuration).toList();
+    }
+
+    @Test
+    void ofInterleavedRoundsTheMedianRateIsReported() {
+        List<Figures> rounds = new ArrayList<>();
+        for (long ios : new long[]{300, 100, 200}) {
+            rounds.add(new Figures("a", Mechanism.URING, null, 1, ios, 1.0, 1, 1, 1, 1, 1, ios));
+            rounds.add(new Figures("b", Mechanism.URING, null, 1, 10 * ios, 1.0, 1, 1, 1, 1, 1, ios));
+        }
+        List<Figures> medians = EngineSuite.medians(rounds);
+        assertEquals(List.of("a", "b"), medians.stream().map(Figures::configuration).toList());
+        assertEquals(200, medians.get(0).ios());
+        assertEquals(2000, medians.get(1).ios());
     }
 
     @Test

@@ -45,7 +45,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     EngineBase(EngineConfig config) {
         this.config = config;
         this.permits = new Semaphore(config.maxInFlight());
-        this.staging = new StagingBudget(config.maxStagingBytes(), config.failFast());
+        this.staging = new StagingBudget(config.maxStagingBytes(), config.failFast(), this);
     }
 
     abstract String engineName();

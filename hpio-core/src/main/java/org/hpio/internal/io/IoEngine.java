@@ -30,8 +30,8 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
 
     /**
      * Submits several operations in one batch (one {@code io_uring_enter} on the io_uring engine). Blocks
-     * until all were admitted; if admission fails part way, the ones already submitted stay in flight and the
-     * exception says how many.
+     * until all were admitted; if admission fails part way, the ones already submitted stay in flight and a
+     * {@link PartialSubmissionException} lists them.
      */
     List<IoRequest> submitAll(List<IoOperation> operations) throws IOException;
 

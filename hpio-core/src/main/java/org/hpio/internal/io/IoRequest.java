@@ -40,8 +40,12 @@ public final class IoRequest {
     private final AtomicReference<Runnable> listener = new AtomicReference<>(NO_LISTENER);
     private volatile long result;
     private volatile int errno;
-    /** Set once the result is in, before the listener runs; waiters wake after it ran. */
+    /** Set once the result is in, before the listener runs. */
+    private volatile boolean resultReady;
+    /** Set after the listener ran: the request is done; waiters wake after this. */
     private volatile boolean completed;
+    /** 0: nobody asked for prompt completion; 1: {@link #prompt()} did (the engine counts it); 2: completed. */
+    private final java.util.concurrent.atomic.AtomicInteger promptState = new java.util.concurrent.atomic.AtomicInteger();
 
     IoRequest(IoOperation operation) {
         this(operation, Completions.NONE);
@@ -99,7 +103,7 @@ public final class IoRequest {
     }
 
     public boolean isCancelled() {
-        return completed && errno == Errno.ECANCELED;
+        return resultReady && errno == Errno.ECANCELED;
     }
 
     /** The failure as an exception naming the operation, file and offset; null on success. */
@@ -123,14 +127,34 @@ public final class IoRequest {
     }
 
     /**
-     * Runs {@code action} once when the request completes: on the engine's completing thread, before any
-     * waiter wakes, so it must be short and must not block; at once on this thread if it is already done. At
-     * most one listener.
+     * Runs {@code action} once when the request completes: on the thread that retires the completion, before
+     * the request reads as done and before any waiter wakes, so it must be short and must not block; at once on
+     * this thread if it is already done. At most one listener. The engine makes sure someone retires the
+     * completion promptly (on io_uring: its completion thread, when no caller polls).
      */
     public void whenDone(Runnable action) {
-        engine.listener(true);
+        setListener(action);
+        prompt();
+    }
+
+    /**
+     * Like {@link #whenDone} but lazy: the action runs whenever the completion is retired (by the next thread
+     * that waits, polls, submits or {@link #prompt() prompts} on this engine), which alone does not wake the
+     * engine's completion thread. For bookkeeping that only matters once someone looks.
+     */
+    public void whenDoneLazily(Runnable action) {
+        setListener(action);
+    }
+
+    /** Asks the engine to retire this request's completion promptly even if nobody waits for it. */
+    public void prompt() {
+        if (promptState.compareAndSet(0, 1)) {
+            engine.listener(true);
+        }
+    }
+
+    private void setListener(Runnable action) {
         if (!listener.compareAndSet(NO_LISTENER, action)) {
-            engine.listener(false);
             if (listener.get() == COMPLETED) {
                 action.run();
                 return;
@@ -164,17 +188,17 @@ public final class IoRequest {
     void complete(long bytes, int error) {
         this.result = bytes;
         this.errno = error;
-        this.completed = true;
+        this.resultReady = true;
         try {
             Runnable action = listener.getAndSet(COMPLETED);
             if (action != NO_LISTENER && action != COMPLETED) {
-                try {
-                    action.run();
-                } finally {
-                    engine.listener(false);
-                }
+                action.run();
             }
         } finally {
+            this.completed = true;
+            if (promptState.getAndSet(2) == 1) {
+                engine.listener(false);
+            }
             for (Waiter w = waiters.getAndSet(DONE); w != null && w != DONE; w = w.next) {
                 Thread t = w.thread;
                 if (t != null) {
@@ -185,13 +209,13 @@ public final class IoRequest {
     }
 
     private void requireDone() {
-        if (!completed) {
+        if (!resultReady) {
             throw new IllegalStateException("request still in flight: " + operation.describe());
         }
     }
 
     @Override
     public String toString() {
-        return operation.describe() + (isDone() ? (errno == 0 ? " -> " + result : " -> " + Errno.describe(errno)) : " (in flight)");
+        return operation.describe() + (resultReady ? (errno == 0 ? " -> " + result : " -> " + Errno.describe(errno)) : " (in flight)");
     }
 }

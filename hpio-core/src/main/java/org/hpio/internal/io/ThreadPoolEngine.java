@@ -91,8 +91,7 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
             try {
                 requests.add(submit(op));
             } catch (IOException e) {
-                throw requests.isEmpty() ? e : new IOException("submitted " + requests.size() + " of "
-                        + operations.size() + " operations: " + e.getMessage(), e);
+                throw requests.isEmpty() ? e : new PartialSubmissionException(requests, operations.size(), e);
             }
         }
         return requests;

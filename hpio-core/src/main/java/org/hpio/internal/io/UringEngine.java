@@ -175,8 +175,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         }
         reapAvailable();
         if (failure != null) {
-            throw new IOException("submitted " + jobs.size() + " of " + operations.size() + " operations: "
-                    + failure.getMessage(), failure);
+            throw new PartialSubmissionException(requests, operations.size(), failure);
         }
         return requests;
     }

@@ -17,7 +17,7 @@ class IoRequestTest {
         AtomicBoolean listenerSaw = new AtomicBoolean();
         AtomicBoolean waiterSawListener = new AtomicBoolean();
         request.whenDone(() -> {
-            listenerSaw.set(request.isDone() && request.result() == 5);
+            listenerSaw.set(!request.isDone() && request.result() == 5);   // done only once it ran
             try {
                 Thread.sleep(50);   // a waiter must still be parked now
             } catch (InterruptedException e) {
