@@ -1,6 +1,8 @@
 /**
- * hpio-core: bulk typed-array I/O ({@code org.hpio.bulk}). Engines and native memory stay internal.
+ * hpio-core: bulk typed-array I/O ({@code org.hpio.bulk}) and asynchronous bulk I/O ({@code org.hpio.async}).
+ * Engines and native memory stay internal.
  */
 module org.hpio.core {
     exports org.hpio.bulk;
+    exports org.hpio.async;
 }

@@ -14,12 +14,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The module org.hpio.core exports org.hpio.bulk and nothing else (engines and native memory stay internal).
+ * The module org.hpio.core exports org.hpio.bulk and org.hpio.async and nothing else (engines and native memory stay internal).
  * Surefire runs these tests on the class path, so the descriptor is read from the compiled module-info.
  */
 class ModuleDescriptorTest {
     @Test
-    void exportsOnlyTheBulkPackage() throws IOException {
+    void exportsOnlyTheBulkAndAsyncPackages() throws IOException {
         Path classes = Path.of(BulkDataInput.class.getProtectionDomain().getCodeSource().getLocation().getPath());
         Path moduleInfo = classes.resolve("module-info.class");
         assertTrue(Files.exists(moduleInfo), "compiled module-info at " + moduleInfo);
@@ -27,7 +27,7 @@ class ModuleDescriptorTest {
             ModuleDescriptor d = ModuleDescriptor.read(in);
             assertEquals("org.hpio.core", d.name());
             Set<String> exports = d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
-            assertEquals(Set.of("org.hpio.bulk"), exports);
+            assertEquals(Set.of("org.hpio.bulk", "org.hpio.async"), exports);
             assertTrue(d.exports().stream().noneMatch(ModuleDescriptor.Exports::isQualified));
             assertTrue(d.opens().isEmpty(), "nothing is opened for reflection");
         }

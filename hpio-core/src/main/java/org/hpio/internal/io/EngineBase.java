@@ -126,6 +126,19 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     public void listener(boolean added) {
     }
 
+    /**
+     * Applies the configured fault hook: when it names an errno for {@code job}'s operation, the job completes
+     * with that error at once, without any I/O, and this returns true (the engine then does not submit it).
+     */
+    final boolean injectedFault(J job) {
+        int errno = config.faults().errnoFor(job.op());
+        if (errno == 0) {
+            return false;
+        }
+        finish(job, 0, errno);
+        return true;
+    }
+
     /** Completes {@code job}: its file and place in flight are released before waiters and listeners run. */
     final void finish(J job, long bytes, int errno) {
         if (live.remove(job.request) == null) {

@@ -7,8 +7,19 @@ package org.hpio.internal.io;
  * @param maxStagingBytes off-heap staging bytes callers may hold for requests in flight (see {@link StagingBudget})
  * @param failFast        at a bound, fail at once with {@link EngineSaturatedException} instead of waiting
  * @param threads         worker threads of the portable engine (the io_uring engine uses one completion thread)
+ * @param faults          the fault hook: asked for every operation at submission, an errno it returns (not 0)
+ *                        completes the operation with that error instead of doing it (tests, the reliability
+ *                        suite); {@link FaultHook#NONE} by default
  */
-public record EngineConfig(int maxInFlight, long maxStagingBytes, boolean failFast, int threads) {
+public record EngineConfig(int maxInFlight, long maxStagingBytes, boolean failFast, int threads, FaultHook faults) {
+    /** Decides, per operation, whether to fail it with an injected errno (0: do it for real). */
+    @FunctionalInterface
+    public interface FaultHook {
+        FaultHook NONE = op -> 0;
+
+        int errnoFor(IoOperation operation);
+    }
+
     public static final int DEFAULT_MAX_IN_FLIGHT = 256;
     public static final long DEFAULT_MAX_STAGING_BYTES = 64L << 20;
 
@@ -19,6 +30,7 @@ public record EngineConfig(int maxInFlight, long maxStagingBytes, boolean failFa
         if (maxStagingBytes < 1) {
             throw new IllegalArgumentException("maxStagingBytes must be positive: " + maxStagingBytes);
         }
+        java.util.Objects.requireNonNull(faults, "faults");
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be positive: " + threads);
         }
@@ -26,22 +38,26 @@ public record EngineConfig(int maxInFlight, long maxStagingBytes, boolean failFa
 
     public static EngineConfig defaults() {
         return new EngineConfig(DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_STAGING_BYTES, false,
-                Math.max(4, 4 * Runtime.getRuntime().availableProcessors()));
+                Math.max(4, 4 * Runtime.getRuntime().availableProcessors()), FaultHook.NONE);
     }
 
     public EngineConfig withMaxInFlight(int n) {
-        return new EngineConfig(n, maxStagingBytes, failFast, threads);
+        return new EngineConfig(n, maxStagingBytes, failFast, threads, faults);
     }
 
     public EngineConfig withFailFast(boolean fail) {
-        return new EngineConfig(maxInFlight, maxStagingBytes, fail, threads);
+        return new EngineConfig(maxInFlight, maxStagingBytes, fail, threads, faults);
     }
 
     public EngineConfig withThreads(int n) {
-        return new EngineConfig(maxInFlight, maxStagingBytes, failFast, n);
+        return new EngineConfig(maxInFlight, maxStagingBytes, failFast, n, faults);
+    }
+
+    public EngineConfig withFaults(FaultHook hook) {
+        return new EngineConfig(maxInFlight, maxStagingBytes, failFast, threads, hook);
     }
 
     public EngineConfig withMaxStagingBytes(long bytes) {
-        return new EngineConfig(maxInFlight, bytes, failFast, threads);
+        return new EngineConfig(maxInFlight, bytes, failFast, threads, faults);
     }
 }

@@ -58,6 +58,11 @@ public final class IoEngines {
         return register(ThreadPoolEngine.open(config));
     }
 
+    /** The portable engine with workers from {@code threads} (tests hold them at a gate to keep requests queued). */
+    public static IoEngine openThreads(EngineConfig config, java.util.concurrent.ThreadFactory threads) {
+        return register(ThreadPoolEngine.open(config, threads));
+    }
+
     /** One engine with the default bounds for the whole JVM, opened on first use. */
     public static IoEngine shared() throws IOException {
         IoEngine engine = shared;

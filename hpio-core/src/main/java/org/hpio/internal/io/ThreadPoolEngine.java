@@ -80,7 +80,9 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
     @Override
     public IoRequest submit(IoOperation operation) throws IOException {
         PoolJob job = admit(operation);
-        pool.execute(job);
+        if (!injectedFault(job)) {
+            pool.execute(job);
+        }
         return job.request;
     }
 

@@ -151,8 +151,10 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         for (IoOperation op : operations) {
             try {
                 UringJob job = admit(op);
-                jobs.add(job);
                 requests.add(job.request);
+                if (!injectedFault(job)) {
+                    jobs.add(job);
+                }
             } catch (IOException e) {
                 failure = e;
                 break;
@@ -160,9 +162,9 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         }
         if (jobs.isEmpty()) {
             if (failure != null) {
-                throw failure;
+                throw requests.isEmpty() ? failure : new PartialSubmissionException(requests, operations.size(), failure);
             }
-            return List.of();
+            return requests;
         }
         submitLock.lock();
         try {

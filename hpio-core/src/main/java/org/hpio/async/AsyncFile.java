@@ -1,0 +1,618 @@
+package org.hpio.async;
+
+import org.hpio.internal.io.IoEngine;
+import org.hpio.internal.io.IoEngines;
+import org.hpio.internal.io.IoOperation;
+import org.hpio.internal.io.IoRequest;
+import org.hpio.internal.io.IoRequests;
+import org.hpio.internal.io.PartialSubmissionException;
+import org.hpio.internal.mem.StagingBuffer;
+import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Syscalls;
+
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.File;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.ReadOnlyBufferException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Asynchronous bulk file I/O: the AsyncFile of Bonachea's "Bulk File I/O Extensions to Java" (000 §4,
+ * Figures 2-4) on hpio's engines (io_uring through the FFM API, or the portable thread-pool engine where
+ * io_uring is unavailable), fixing what 003 shows of AsynchronousFileChannel: no thread per request, memory
+ * bounded however far writes outrun the disk, and durability stated plainly.
+ *
+ * <h2>Initiation</h2>
+ * {@code readArray}/{@code writeArray} take any primitive array, whole or {@code (array, offset, count)}, at
+ * the file pointer (which advances at initiation, so successive calls touch consecutive data) or at a given
+ * position (the pointer stays); {@code read}/{@code write} take a {@link ByteBuffer} (its remaining bytes; its
+ * position and limit are left alone) or a {@link MemorySegment}. Type, bounds and end-of-file checks happen at
+ * initiation: a read past the end of the file (counting writes initiated and not yet complete) throws
+ * {@link EOFException} there, and nothing is started. Array elements are big-endian by default (the bytes
+ * {@code DataOutputStream} and {@code BulkDataOutputStream} write), or native order by option.
+ *
+ * <h2>Who owns the buffer</h2>
+ * <ul>
+ *   <li>A write from a heap array (or heap buffer or segment) copies the data off-heap at initiation: the
+ *       caller may change or reuse the array as soon as {@code writeArray} returns.</li>
+ *   <li>A read into a heap array lands in the array when the request is seen done (by a Done method, or the
+ *       {@link AsyncFileRequest#toCompletableFuture() future}); until then the caller must not touch it. A
+ *       cancelled or failed read leaves the array as it was.</li>
+ *   <li>Off-heap memory the caller passes (a native segment, a direct ByteBuffer) is used by the kernel
+ *       directly, with no copy: it is the request's until the request is done.</li>
+ * </ul>
+ *
+ * <h2>Bounds</h2>
+ * At most {@link AsyncFileOptions#maxInFlight()} requests of this file, and the engine's bounds on requests
+ * and on staging bytes (64 MiB by default), are in flight at once: at a bound initiation waits (helping to
+ * retire completions meanwhile) or, with {@link AsyncFileOptions#failFast()}, throws. Memory never grows with
+ * the backlog. One request larger than the staging bound is admitted alone.
+ *
+ * <h2>Durability</h2>
+ * Data is durable only when a {@link #force(boolean) force} that was initiated after its write completed has
+ * itself completed successfully, or when the write was initiated with {@code writeArrayDurably} (a write
+ * linked to a force: IOSQE_IO_LINK on io_uring) and completed successfully, or when the file was opened
+ * with DSYNC or SYNC. A failed force is reported and is final: hpio never retries a force and then trusts
+ * it (after a failed fsync the kernel may have dropped the dirty pages; fsyncgate). Completion of a plain
+ * write means the data reached the kernel, nothing more.
+ *
+ * <h2>Synchronization</h2>
+ * The Done methods take a time in milliseconds: 0 polls, {@link #TIME_INF} (or any negative value) waits for
+ * ever. They throw the IOException of any request they include that is in I/O Error, each time, until it is
+ * cleared; {@link AsyncIOCanceledException} for a cancelled one. A {@code null} in a request list is skipped
+ * (Figure 5 passes a request that was never initiated). Any thread may initiate and wait; a request at the
+ * file pointer takes its position and advances the pointer atomically.
+ */
+public final class AsyncFile implements Closeable {
+    /** Wait for ever. */
+    public static final int TIME_INF = -1;
+    /** Reads larger than this go to the engine in parts (a kernel read moves at most about 2 GiB). */
+    static final long MAX_PART = 1L << 30;
+
+    private final Path path;
+    private final NativeFile file;
+    private final IoEngine engine;
+    private final AsyncFileOptions options;
+    private final boolean writable;
+    private final ReentrantLock pointerLock = new ReentrantLock();
+    private long pointer;
+    /** The end of the furthest write initiated: reads up to it pass the end-of-file check. */
+    private final AtomicLong initiatedEnd = new AtomicLong();
+    /** Requests in flight, and those in I/O Error or Cancelled not yet cleared. */
+    private final Set<AsyncFileRequest> tracked = ConcurrentHashMap.newKeySet();
+    private final Semaphore slots;
+    private volatile boolean closed;
+
+    public AsyncFile(String name, String mode) throws IOException {
+        this(Path.of(name), mode, AsyncFileOptions.defaults());
+    }
+
+    public AsyncFile(File file, String mode) throws IOException {
+        this(file.toPath(), mode, AsyncFileOptions.defaults());
+    }
+
+    public AsyncFile(Path path, String mode) throws IOException {
+        this(path, mode, AsyncFileOptions.defaults());
+    }
+
+    /**
+     * Opens {@code path} in {@code mode} ("r", "rw", "rws" or "rwd", as {@link java.io.RandomAccessFile} has
+     * them; "rw" creates the file) with {@code options}, on the JVM's shared engine.
+     */
+    public AsyncFile(Path path, String mode, AsyncFileOptions options) throws IOException {
+        this(path, mode, options, IoEngines.shared());
+    }
+
+    /** On a given engine (tests). */
+    AsyncFile(Path path, String mode, AsyncFileOptions options, IoEngine engine) throws IOException {
+        this.path = path;
+        this.options = options;
+        this.engine = engine;
+        this.writable = !mode.equals("r");
+        this.file = NativeFile.open(path, flags(mode, options));
+        this.slots = new Semaphore(options.maxInFlight());
+    }
+
+    private static int flags(String mode, AsyncFileOptions options) {
+        int flags = switch (mode) {
+            case "r" -> Syscalls.O_RDONLY;
+            case "rw" -> Syscalls.O_RDWR | Syscalls.O_CREAT;
+            case "rws" -> Syscalls.O_RDWR | Syscalls.O_CREAT | Syscalls.O_SYNC;
+            case "rwd" -> Syscalls.O_RDWR | Syscalls.O_CREAT | Syscalls.O_DSYNC;
+            default -> throw new IllegalArgumentException("Illegal mode \"" + mode
+                    + "\" must be one of \"r\", \"rw\", \"rws\", or \"rwd\"");
+        };
+        if (options.direct()) {
+            flags |= Syscalls.O_DIRECT;
+        }
+        if (options.sync()) {
+            flags |= Syscalls.O_SYNC;
+        } else if (options.dsync()) {
+            flags |= Syscalls.O_DSYNC;
+        }
+        return flags | Syscalls.O_CLOEXEC;
+    }
+
+    // ---- file-level control ----
+
+    /** The file's size now (writes still in flight may extend it). */
+    public long length() throws IOException {
+        requireOpen();
+        return file.size();
+    }
+
+    public long getFilePointer() throws IOException {
+        requireOpen();
+        pointerLock.lock();
+        try {
+            return pointer;
+        } finally {
+            pointerLock.unlock();
+        }
+    }
+
+    /** Sets the file pointer (beyond the end is allowed, as for RandomAccessFile); negative is an error. */
+    public void seek(long offset) throws IOException {
+        requireOpen();
+        if (offset < 0) {
+            throw new IOException("Negative seek offset " + offset + " in " + path);
+        }
+        pointerLock.lock();
+        try {
+            pointer = offset;
+        } finally {
+            pointerLock.unlock();
+        }
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public AsyncFileOptions options() {
+        return options;
+    }
+
+    /** Cancels every request of this file still in flight and returns once none is (see AsyncFileRequest#cancel). */
+    public void cancel() throws IOException {
+        for (AsyncFileRequest r : List.copyOf(tracked)) {
+            r.cancel();
+        }
+    }
+
+    /**
+     * Refuses new requests, waits until every request in flight is done (writes land; nothing is cancelled),
+     * and closes the file. Failures of requests nobody looked at are not thrown here. Idempotent.
+     */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (AsyncFileRequest r : List.copyOf(tracked)) {
+            r.awaitUninterruptibly();
+        }
+        file.close();
+    }
+
+    // ---- initiation: arrays at the file pointer ----
+
+    public AsyncFileRequest readArray(Object array) throws IOException {
+        return readArray(array, 0, lengthOf(array));
+    }
+
+    public AsyncFileRequest readArray(Object array, int offset, int count) throws IOException {
+        return atPointer(true, Transfer.OfArray.of(array, offset, count, options.order()), "readArray");
+    }
+
+    public AsyncFileRequest writeArray(Object array) throws IOException {
+        return writeArray(array, 0, lengthOf(array));
+    }
+
+    public AsyncFileRequest writeArray(Object array, int offset, int count) throws IOException {
+        return atPointer(false, Transfer.OfArray.of(array, offset, count, options.order()), "writeArray");
+    }
+
+    // ---- arrays at a position ----
+
+    public AsyncFileRequest readArray(long position, Object array) throws IOException {
+        return readArray(position, array, 0, lengthOf(array));
+    }
+
+    public AsyncFileRequest readArray(long position, Object array, int offset, int count) throws IOException {
+        return initiate(true, position, Transfer.OfArray.of(array, offset, count, options.order()), "readArray", false);
+    }
+
+    public AsyncFileRequest writeArray(long position, Object array) throws IOException {
+        return writeArray(position, array, 0, lengthOf(array));
+    }
+
+    public AsyncFileRequest writeArray(long position, Object array, int offset, int count) throws IOException {
+        return initiate(false, position, Transfer.OfArray.of(array, offset, count, options.order()), "writeArray", false);
+    }
+
+    /**
+     * A write at {@code position} linked to a force of the file (fdatasync, or fsync when {@code metadata}):
+     * done successfully means the data is durable. A short write is continued before the force, never
+     * reported durable.
+     */
+    public AsyncFileRequest writeArrayDurably(long position, Object array, int offset, int count, boolean metadata)
+            throws IOException {
+        return initiate(false, position, Transfer.OfArray.of(array, offset, count, options.order()),
+                "writeArrayDurably", metadata ? Boolean.TRUE : Boolean.FALSE);
+    }
+
+    /** {@link #writeArrayDurably(long, Object, int, int, boolean)} at the file pointer, of the whole array. */
+    public AsyncFileRequest writeArrayDurably(Object array, boolean metadata) throws IOException {
+        Transfer t = Transfer.OfArray.of(array, 0, lengthOf(array), options.order());
+        pointerLock.lock();
+        try {
+            AsyncFileRequest r = initiate(false, pointer, t, "writeArrayDurably", metadata ? Boolean.TRUE : Boolean.FALSE);
+            pointer += t.bytes();
+            return r;
+        } finally {
+            pointerLock.unlock();
+        }
+    }
+
+    // ---- ByteBuffer and MemorySegment ----
+
+    /** Reads {@code dst.remaining()} bytes at the file pointer into {@code dst} (position and limit unchanged). */
+    public AsyncFileRequest read(ByteBuffer dst) throws IOException {
+        return atPointer(true, new Transfer.OfSegment(writableView(dst)), "read");
+    }
+
+    public AsyncFileRequest read(long position, ByteBuffer dst) throws IOException {
+        return initiate(true, position, new Transfer.OfSegment(writableView(dst)), "read", false);
+    }
+
+    /** Writes {@code src.remaining()} bytes at the file pointer (position and limit unchanged). */
+    public AsyncFileRequest write(ByteBuffer src) throws IOException {
+        return atPointer(false, new Transfer.OfSegment(view(src)), "write");
+    }
+
+    public AsyncFileRequest write(long position, ByteBuffer src) throws IOException {
+        return initiate(false, position, new Transfer.OfSegment(view(src)), "write", false);
+    }
+
+    public AsyncFileRequest read(MemorySegment dst) throws IOException {
+        return atPointer(true, new Transfer.OfSegment(requireWritable(dst)), "read");
+    }
+
+    public AsyncFileRequest read(long position, MemorySegment dst) throws IOException {
+        return initiate(true, position, new Transfer.OfSegment(requireWritable(dst)), "read", false);
+    }
+
+    public AsyncFileRequest write(MemorySegment src) throws IOException {
+        return atPointer(false, new Transfer.OfSegment(src), "write");
+    }
+
+    public AsyncFileRequest write(long position, MemorySegment src) throws IOException {
+        return initiate(false, position, new Transfer.OfSegment(src), "write", false);
+    }
+
+    /**
+     * Forces the file's data (fdatasync) or data and metadata (fsync) as a request: when it completes
+     * successfully, every write that completed before it was initiated is durable. A failure is final.
+     */
+    public AsyncFileRequest force(boolean metadata) throws IOException {
+        requireOpen();
+        acquireSlot();
+        AsyncFileRequest r = new AsyncFileRequest(this, "force of " + path, 0, null, false, engine,
+                new StagingBuffer[0], 0, 1);
+        return submit(r, List.of(IoOperation.fsync(file, metadata)), 0);
+    }
+
+    // ---- synchronization ----
+
+    /** Waits until every request of this file is done; see the class comment for times and exceptions. */
+    public boolean allDone(long timetowait) throws IOException {
+        return await(List.copyOf(tracked), true, nanos(timetowait));
+    }
+
+    /** Waits until at least one of {@code requests} is done (they may belong to different files). */
+    public static boolean anyDone(long timetowait, AsyncFileRequest... requests) throws IOException {
+        return await(nonNull(requests), false, nanos(timetowait));
+    }
+
+    /** Waits until every one of {@code requests} is done (they may belong to different files). */
+    public static boolean allDone(long timetowait, AsyncFileRequest... requests) throws IOException {
+        return await(nonNull(requests), true, nanos(timetowait));
+    }
+
+    /** The Done methods' core: wait, then throw the failure of any request included, then say if satisfied. */
+    static boolean await(List<AsyncFileRequest> requests, boolean all, long timeoutNanos) throws IOException {
+        long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + Math.max(0, timeoutNanos);
+        List<IoRequest> pending = new ArrayList<>();
+        try {
+            while (!satisfied(requests, all)) {
+                long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
+                pending.clear();
+                for (AsyncFileRequest r : requests) {
+                    r.pendingParts(pending);
+                }
+                if (left <= 0 || pending.isEmpty()) {
+                    break;
+                }
+                if (all) {
+                    IoRequests.awaitAll(pending, left);
+                } else {
+                    IoRequests.awaitAny(pending, left);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for " + requests.size() + " request(s)");
+        }
+        for (AsyncFileRequest r : requests) {
+            r.throwIfFailed();
+        }
+        return satisfied(requests, all);
+    }
+
+    private static boolean satisfied(List<AsyncFileRequest> requests, boolean all) {
+        for (AsyncFileRequest r : requests) {
+            if (r.settled() != all) {
+                return !all;
+            }
+        }
+        return all;
+    }
+
+    private static List<AsyncFileRequest> nonNull(AsyncFileRequest[] requests) {
+        List<AsyncFileRequest> list = new ArrayList<>(requests.length);
+        for (AsyncFileRequest r : requests) {
+            if (r != null) {
+                list.add(r);
+            }
+        }
+        return list;
+    }
+
+    private static long nanos(long millis) {
+        return millis < 0 ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    // ---- the initiation path ----
+
+    private AsyncFileRequest atPointer(boolean read, Transfer transfer, String what) throws IOException {
+        pointerLock.lock();
+        try {
+            AsyncFileRequest r = initiate(read, pointer, transfer, what, false);
+            pointer += transfer.bytes();
+            return r;
+        } finally {
+            pointerLock.unlock();
+        }
+    }
+
+    /**
+     * Checks, admits (this file's bound, then staging), stages and submits one request; on any failure,
+     * nothing is left in flight and everything acquired is given back. {@code force}: false for a plain
+     * transfer, TRUE/FALSE (metadata or not) for a write linked to a force.
+     */
+    private AsyncFileRequest initiate(boolean read, long position, Transfer transfer, String what, Object force)
+            throws IOException {
+        requireOpen();
+        long bytes = transfer.bytes();
+        String description = what + " of " + bytes + " bytes at offset " + position + " of " + path;
+        check(read, position, bytes, description);
+        acquireSlot();
+        boolean durable = force instanceof Boolean;
+        int partCount = bytes == 0 ? 0 : read ? (int) ((bytes + MAX_PART - 1) / MAX_PART) : 1;
+        long partSize = read ? MAX_PART : bytes;
+        boolean staged = transfer.direct() == null;
+        long stagingBytes = 0;
+        for (int i = 0; staged && i < partCount; i++) {
+            stagingBytes += StagingBuffer.capacityFor(Math.min(partSize, bytes - i * partSize));
+        }
+        StagingBuffer[] staging = new StagingBuffer[staged ? partCount : 0];
+        List<IoOperation> ops = new ArrayList<>(partCount);
+        boolean budgetHeld = false;
+        try {
+            if (stagingBytes > 0) {
+                acquireStaging(stagingBytes);
+                budgetHeld = true;
+            }
+            for (int i = 0; i < partCount; i++) {
+                long offset = i * partSize;
+                long size = Math.min(partSize, bytes - offset);
+                MemorySegment buffer;
+                if (staged) {
+                    staging[i] = StagingBuffer.acquire(size);
+                    buffer = staging[i].segment();
+                    if (!read) {
+                        transfer.encode(offset, buffer);
+                    }
+                } else {
+                    buffer = transfer.direct().asSlice(offset, size);
+                }
+                ops.add(read ? IoOperation.read(file, buffer, position + offset)
+                        : durable ? IoOperation.writeThenFsync(file, buffer, position + offset, (Boolean) force)
+                        : IoOperation.write(file, buffer, position + offset));
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            giveBack(staging, budgetHeld ? stagingBytes : 0);
+            throw e;
+        }
+        if (!read) {
+            initiatedEnd.accumulateAndGet(position + bytes, Math::max);
+        }
+        AsyncFileRequest r = new AsyncFileRequest(this, description, position, transfer, read, engine, staging,
+                stagingBytes, partCount);
+        return submit(r, ops, stagingBytes);
+    }
+
+    /** Submits the operations of {@code r}; if the engine refuses part of them, undoes the rest and throws. */
+    private AsyncFileRequest submit(AsyncFileRequest r, List<IoOperation> ops, long stagingBytes) throws IOException {
+        tracked.add(r);
+        List<IoRequest> submitted;
+        try {
+            submitted = ops.isEmpty() ? List.of() : engine.submitAll(ops);
+        } catch (PartialSubmissionException e) {
+            for (IoRequest part : e.submitted()) {
+                engine.cancel(part);
+            }
+            awaitUninterruptibly(e.submitted());
+            tracked.remove(r);
+            giveBack(r.stagingBuffers(), stagingBytes);
+            throw (IOException) e.getCause();
+        } catch (IOException | RuntimeException | Error e) {
+            tracked.remove(r);
+            giveBack(r.stagingBuffers(), stagingBytes);
+            throw e;
+        }
+        r.attach(submitted);
+        return r;
+    }
+
+    private static void awaitUninterruptibly(List<IoRequest> requests) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (IoRequests.awaitAll(requests, Long.MAX_VALUE)) {
+                    break;
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Returns staging buffers, the budget they held, and this file's slot, after a failed initiation. */
+    private void giveBack(StagingBuffer[] staging, long stagingBytes) {
+        for (StagingBuffer b : staging) {
+            if (b != null) {
+                b.release();
+            }
+        }
+        if (stagingBytes > 0) {
+            engine.staging().release(stagingBytes);
+        }
+        slots.release();
+    }
+
+    /** Type and range were checked by the Transfer; here: mode, position, end of file, direct-I/O alignment. */
+    private void check(boolean read, long position, long bytes, String description) throws IOException {
+        if (position < 0) {
+            throw new IOException(description + ": negative position");
+        }
+        if (!read && !writable) {
+            throw new IOException(description + ": the file is open read-only (mode \"r\")");
+        }
+        if (read) {
+            long length = Math.max(file.size(), initiatedEnd.get());
+            if (position + bytes > length) {
+                throw new EOFException(description + ": the file has only " + length + " bytes");
+            }
+        }
+        if (file.isDirect() && bytes > 0) {
+            long align = file.directAlignment().offsetAlignment();
+            if (position % align != 0 || bytes % align != 0) {
+                throw new IOException(description + ": O_DIRECT needs position and length in multiples of " + align);
+            }
+        }
+    }
+
+    /** A place among this file's requests in flight: waits (helping retire completions) or fails fast. */
+    private void acquireSlot() throws IOException {
+        if (slots.tryAcquire()) {
+            return;
+        }
+        if (options.failFast()) {
+            throw new IOException(options.maxInFlight() + " requests of " + path + " already in flight (fail-fast)");
+        }
+        List<IoRequest> pending = new ArrayList<>();
+        try {
+            while (!slots.tryAcquire()) {
+                pending.clear();
+                for (AsyncFileRequest r : tracked) {
+                    r.pendingParts(pending);
+                }
+                if (pending.isEmpty()) {
+                    slots.tryAcquire(1, TimeUnit.MILLISECONDS);
+                    continue;
+                }
+                IoRequests.awaitAny(pending, TimeUnit.MILLISECONDS.toNanos(50));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for room among the requests of " + path);
+        }
+    }
+
+    private void acquireStaging(long bytes) throws IOException {
+        try {
+            engine.staging().acquire(bytes);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for " + bytes + " bytes of staging memory");
+        }
+    }
+
+    /** Called by a request as it leaves In Flight. */
+    void retired(AsyncFileRequest r) {
+        if (r.state() == AsyncFileRequest.State.COMPLETED) {
+            tracked.remove(r);
+        }
+        slots.release();
+    }
+
+    /** Called by a request whose error was cleared. */
+    void cleared(AsyncFileRequest r) {
+        tracked.remove(r);
+    }
+
+    private void requireOpen() throws IOException {
+        if (closed) {
+            throw new IOException(path + " is closed");
+        }
+    }
+
+    private static int lengthOf(Object array) {
+        if (array == null) {
+            throw new NullPointerException("array");
+        }
+        return org.hpio.internal.array.ArrayKind.of(array).length(array);
+    }
+
+    private static MemorySegment view(ByteBuffer buffer) {
+        return MemorySegment.ofBuffer(buffer);
+    }
+
+    private static MemorySegment writableView(ByteBuffer buffer) {
+        if (buffer.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        return MemorySegment.ofBuffer(buffer);
+    }
+
+    private static MemorySegment requireWritable(MemorySegment segment) {
+        if (segment.isReadOnly()) {
+            throw new IllegalArgumentException("cannot read into a read-only segment");
+        }
+        return segment;
+    }
+
+    @Override
+    public String toString() {
+        return "AsyncFile[" + path + "]";
+    }
+}

@@ -1,0 +1,58 @@
+package org.hpio.async;
+
+import java.nio.ByteOrder;
+import java.util.Objects;
+
+/**
+ * How an {@link AsyncFile} is opened and bounded, beyond its mode.
+ *
+ * @param direct      O_DIRECT: the page cache is bypassed; positions and lengths must be multiples of the
+ *                    file's direct-I/O alignment (from statx), else initiation throws an IOException naming it
+ * @param dsync       O_DSYNC: each write is durable (data) when it completes
+ * @param sync        O_SYNC: each write is durable (data and metadata) when it completes
+ * @param maxInFlight requests of this file in flight at once; at the bound, initiation waits (or fails fast)
+ * @param failFast    at a bound (this file's, or the engine's requests or staging bytes), initiation throws
+ *                    an IOException at once instead of waiting
+ * @param order       byte order of array elements in the file: big-endian (what DataOutputStream and
+ *                    BulkDataOutputStream write) by default, or native order, which copies without swapping
+ */
+public record AsyncFileOptions(boolean direct, boolean dsync, boolean sync, int maxInFlight, boolean failFast,
+                               ByteOrder order) {
+    public static final int DEFAULT_MAX_IN_FLIGHT = 64;
+
+    public AsyncFileOptions {
+        Objects.requireNonNull(order, "order");
+        if (maxInFlight < 1) {
+            throw new IllegalArgumentException("maxInFlight must be at least 1: " + maxInFlight);
+        }
+    }
+
+    /** Buffered, no sync, {@value #DEFAULT_MAX_IN_FLIGHT} requests in flight, waiting at the bound, big-endian. */
+    public static AsyncFileOptions defaults() {
+        return new AsyncFileOptions(false, false, false, DEFAULT_MAX_IN_FLIGHT, false, ByteOrder.BIG_ENDIAN);
+    }
+
+    public AsyncFileOptions withDirect(boolean on) {
+        return new AsyncFileOptions(on, dsync, sync, maxInFlight, failFast, order);
+    }
+
+    public AsyncFileOptions withDsync(boolean on) {
+        return new AsyncFileOptions(direct, on, sync, maxInFlight, failFast, order);
+    }
+
+    public AsyncFileOptions withSync(boolean on) {
+        return new AsyncFileOptions(direct, dsync, on, maxInFlight, failFast, order);
+    }
+
+    public AsyncFileOptions withMaxInFlight(int requests) {
+        return new AsyncFileOptions(direct, dsync, sync, requests, failFast, order);
+    }
+
+    public AsyncFileOptions withFailFast(boolean on) {
+        return new AsyncFileOptions(direct, dsync, sync, maxInFlight, on, order);
+    }
+
+    public AsyncFileOptions withOrder(ByteOrder byteOrder) {
+        return new AsyncFileOptions(direct, dsync, sync, maxInFlight, failFast, byteOrder);
+    }
+}
