@@ -16,9 +16,11 @@ interface Completions {
     /**
      * Lets the calling thread wait inside the engine for at most {@code nanos} until some completion was
      * retired (or {@code satisfied} holds). Returns false when this thread should park instead (the caller
-     * then brackets its park with {@link #parking}).
+     * then brackets its park with {@link #parking}). {@code beforeParking} runs before the thread parks here
+     * as a standby, so that the completions it waits for unpark it (a thread that polls needs no such
+     * registration: it retires them itself).
      */
-    boolean pollFor(BooleanSupplier satisfied, long nanos);
+    boolean pollFor(BooleanSupplier satisfied, long nanos, Runnable beforeParking);
 
     /** A waiter starts ({@code true}) or stops parking: while any parks, someone must retire completions. */
     void parking(boolean start);
@@ -33,7 +35,7 @@ interface Completions {
         }
 
         @Override
-        public boolean pollFor(BooleanSupplier satisfied, long nanos) {
+        public boolean pollFor(BooleanSupplier satisfied, long nanos, Runnable beforeParking) {
             return false;
         }
 

@@ -89,7 +89,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
-                if (pollFor(() -> permits.availablePermits() > 0, IoRequests.SLICE_NANOS)) {
+                if (pollFor(() -> permits.availablePermits() > 0, IoRequests.SLICE_NANOS, () -> { })) {
                     continue;
                 }
                 parking(true);
@@ -114,7 +114,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     }
 
     @Override
-    public boolean pollFor(BooleanSupplier satisfied, long nanos) {
+    public boolean pollFor(BooleanSupplier satisfied, long nanos, Runnable beforeParking) {
         return false;
     }
 

@@ -38,8 +38,8 @@ public final class IoRequests {
     }
 
     static boolean await(List<IoRequest> requests, boolean all, long timeoutNanos) throws InterruptedException {
-        for (IoRequest r : requests) {
-            r.isDone();   // retires completions the kernel already posted
+        if (!requests.isEmpty()) {
+            requests.getFirst().engine().reapAvailable();   // completions the kernel already posted
         }
         if (satisfied(requests, all)) {
             return true;
@@ -48,10 +48,7 @@ public final class IoRequests {
             return false;
         }
         long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
-        IoRequest.Waiter waiter = new IoRequest.Waiter(Thread.currentThread());
-        for (IoRequest r : requests) {
-            r.addWaiter(waiter);
-        }
+        Registration registration = new Registration(requests);
         try {
             while (true) {
                 if (Thread.interrupted()) {
@@ -64,10 +61,34 @@ public final class IoRequests {
                 if (left <= 0) {
                     return false;
                 }
-                waitOnce(requests, () -> satisfied(requests, all), Math.min(left, SLICE_NANOS));
+                waitOnce(requests, () -> satisfied(requests, all), Math.min(left, SLICE_NANOS), registration);
             }
         } finally {
-            waiter.thread = null;
+            registration.waiter.thread = null;
+        }
+    }
+
+    /**
+     * This thread's registration with the requests it waits for, made only once it is about to park (a thread
+     * that polls the ring retires the completions itself and needs none).
+     */
+    private static final class Registration implements Runnable {
+        final IoRequest.Waiter waiter = new IoRequest.Waiter(Thread.currentThread());
+        private final List<IoRequest> requests;
+        private boolean done;
+
+        Registration(List<IoRequest> requests) {
+            this.requests = requests;
+        }
+
+        @Override
+        public void run() {
+            if (!done) {
+                done = true;
+                for (IoRequest r : requests) {
+                    r.addWaiter(waiter);
+                }
+            }
         }
     }
 
@@ -75,25 +96,17 @@ public final class IoRequests {
      * One slice of waiting: in the engine when all the requests are of one engine that lets this thread
      * poll, else parked (every engine involved then knows that a waiter depends on its completion thread).
      */
-    private static void waitOnce(List<IoRequest> requests, BooleanSupplier satisfied, long nanos) {
+    private static void waitOnce(List<IoRequest> requests, BooleanSupplier satisfied, long nanos,
+                                 Registration registration) {
         Completions engine = requests.getFirst().engine();
         boolean oneEngine = true;
         for (IoRequest r : requests) {
             oneEngine &= r.engine() == engine;
         }
-        if (oneEngine) {
-            if (!engine.pollFor(satisfied, nanos)) {
-                engine.parking(true);
-                try {
-                    if (!satisfied.getAsBoolean()) {
-                        LockSupport.parkNanos(requests.getFirst(), nanos);
-                    }
-                } finally {
-                    engine.parking(false);
-                }
-            }
+        if (oneEngine && engine.pollFor(satisfied, nanos, registration)) {
             return;
         }
+        registration.run();
         Set<Completions> engines = Collections.newSetFromMap(new IdentityHashMap<>());
         for (IoRequest r : requests) {
             engines.add(r.engine());

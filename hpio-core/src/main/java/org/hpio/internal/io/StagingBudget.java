@@ -53,7 +53,7 @@ public final class StagingBudget {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            if (!engine.pollFor(() -> fitsNow(bytes), IoRequests.SLICE_NANOS)) {
+            if (!engine.pollFor(() -> fitsNow(bytes), IoRequests.SLICE_NANOS, () -> { })) {
                 awaitRelease(bytes);
             }
         }

@@ -343,7 +343,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      * Virtual threads never wait in the kernel (that would pin their carrier): they park.
      */
     @Override
-    public boolean pollFor(BooleanSupplier satisfied, long nanos) {
+    public boolean pollFor(BooleanSupplier satisfied, long nanos, Runnable beforeParking) {
         if (!callerPolling || Thread.currentThread().isVirtual()) {
             return false;
         }
@@ -365,6 +365,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                 wakeStandby();
             } else {
                 Thread me = Thread.currentThread();
+                beforeParking.run();
                 standby.add(me);
                 try {
                     if (!satisfied.getAsBoolean()) {
