@@ -40,7 +40,12 @@ public final class AsyncFileRequest {
 
     private final String what;
     private final long position;
-    private final Transfer transfer;
+    private final long length;
+    /**
+     * Where a read lands (or a direct write's memory), until the request settles; null for a staged write,
+     * whose data was copied at initiation: the request must not keep the caller's array alive.
+     */
+    private volatile Transfer transfer;
     private final boolean read;
     private final IoRequest[] parts;
     private final StagingBuffer[] staging;
@@ -57,7 +62,8 @@ public final class AsyncFileRequest {
         this.parent = parent;
         this.what = what;
         this.position = position;
-        this.transfer = transfer;
+        this.length = transfer == null ? 0 : transfer.bytes();
+        this.transfer = read || (transfer != null && transfer.direct() != null) ? transfer : null;
         this.read = read;
         this.engine = engine;
         this.staging = staging;
@@ -103,10 +109,11 @@ public final class AsyncFileRequest {
                     error = error != null ? error : shortTransfer(part);
                 }
             }
-            if (!cancelled && error == null && read && transfer.direct() == null) {
+            Transfer target = transfer;
+            if (!cancelled && error == null && read && target.direct() == null) {
                 long offset = 0;
                 for (StagingBuffer buffer : staging) {
-                    transfer.decode(buffer.segment(), offset);
+                    target.decode(buffer.segment(), offset);
                     offset += buffer.segment().byteSize();
                 }
             }
@@ -120,6 +127,7 @@ public final class AsyncFileRequest {
                 engine.staging().release(stagingBytes);
             }
         }
+        transfer = null;
         transferred = moved;
         failure = cancelled ? new AsyncIOCanceledException(what + " was cancelled") : error;
         state = cancelled ? State.CANCELLED : error != null ? State.IO_ERROR : State.COMPLETED;
@@ -209,7 +217,7 @@ public final class AsyncFileRequest {
 
     /** The request's length in bytes. */
     public long length() {
-        return transfer == null ? 0 : transfer.bytes();
+        return length;
     }
 
     /**
