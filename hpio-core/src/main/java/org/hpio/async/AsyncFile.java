@@ -234,7 +234,7 @@ public final class AsyncFile implements Closeable {
     }
 
     public AsyncFileRequest readArray(long position, Object array, int offset, int count) throws IOException {
-        return initiate(true, position, Transfer.OfArray.of(array, offset, count, options.order()), "readArray", false);
+        return initiate(true, position, Transfer.OfArray.of(array, offset, count, options.order()), "readArray", null);
     }
 
     public AsyncFileRequest writeArray(long position, Object array) throws IOException {
@@ -242,7 +242,7 @@ public final class AsyncFile implements Closeable {
     }
 
     public AsyncFileRequest writeArray(long position, Object array, int offset, int count) throws IOException {
-        return initiate(false, position, Transfer.OfArray.of(array, offset, count, options.order()), "writeArray", false);
+        return initiate(false, position, Transfer.OfArray.of(array, offset, count, options.order()), "writeArray", null);
     }
 
     /**
@@ -253,7 +253,7 @@ public final class AsyncFile implements Closeable {
     public AsyncFileRequest writeArrayDurably(long position, Object array, int offset, int count, boolean metadata)
             throws IOException {
         return initiate(false, position, Transfer.OfArray.of(array, offset, count, options.order()),
-                "writeArrayDurably", metadata ? Boolean.TRUE : Boolean.FALSE);
+                "writeArrayDurably", metadata);
     }
 
     /** {@link #writeArrayDurably(long, Object, int, int, boolean)} at the file pointer, of the whole array. */
@@ -261,7 +261,7 @@ public final class AsyncFile implements Closeable {
         Transfer t = Transfer.OfArray.of(array, 0, lengthOf(array), options.order());
         pointerLock.lock();
         try {
-            AsyncFileRequest r = initiate(false, pointer, t, "writeArrayDurably", metadata ? Boolean.TRUE : Boolean.FALSE);
+            AsyncFileRequest r = initiate(false, pointer, t, "writeArrayDurably", metadata);
             pointer += t.bytes();
             return r;
         } finally {
@@ -277,7 +277,7 @@ public final class AsyncFile implements Closeable {
     }
 
     public AsyncFileRequest read(long position, ByteBuffer dst) throws IOException {
-        return initiate(true, position, new Transfer.OfSegment(writableView(dst)), "read", false);
+        return initiate(true, position, new Transfer.OfSegment(writableView(dst)), "read", null);
     }
 
     /** Writes {@code src.remaining()} bytes at the file pointer (position and limit unchanged). */
@@ -286,7 +286,7 @@ public final class AsyncFile implements Closeable {
     }
 
     public AsyncFileRequest write(long position, ByteBuffer src) throws IOException {
-        return initiate(false, position, new Transfer.OfSegment(view(src)), "write", false);
+        return initiate(false, position, new Transfer.OfSegment(view(src)), "write", null);
     }
 
     public AsyncFileRequest read(MemorySegment dst) throws IOException {
@@ -294,7 +294,7 @@ public final class AsyncFile implements Closeable {
     }
 
     public AsyncFileRequest read(long position, MemorySegment dst) throws IOException {
-        return initiate(true, position, new Transfer.OfSegment(requireWritable(dst)), "read", false);
+        return initiate(true, position, new Transfer.OfSegment(requireWritable(dst)), "read", null);
     }
 
     public AsyncFileRequest write(MemorySegment src) throws IOException {
@@ -302,7 +302,7 @@ public final class AsyncFile implements Closeable {
     }
 
     public AsyncFileRequest write(long position, MemorySegment src) throws IOException {
-        return initiate(false, position, new Transfer.OfSegment(src), "write", false);
+        return initiate(false, position, new Transfer.OfSegment(src), "write", null);
     }
 
     /**
@@ -392,7 +392,7 @@ public final class AsyncFile implements Closeable {
     private AsyncFileRequest atPointer(boolean read, Transfer transfer, String what) throws IOException {
         pointerLock.lock();
         try {
-            AsyncFileRequest r = initiate(read, pointer, transfer, what, false);
+            AsyncFileRequest r = initiate(read, pointer, transfer, what, null);
             pointer += transfer.bytes();
             return r;
         } finally {
@@ -402,17 +402,17 @@ public final class AsyncFile implements Closeable {
 
     /**
      * Checks, admits (this file's bound, then staging), stages and submits one request; on any failure,
-     * nothing is left in flight and everything acquired is given back. {@code force}: false for a plain
-     * transfer, TRUE/FALSE (metadata or not) for a write linked to a force.
+     * nothing is left in flight and everything acquired is given back. {@code forceMetadata}: null for a
+     * plain transfer; for a write linked to a force, whether the force is an fsync (true) or fdatasync.
      */
-    private AsyncFileRequest initiate(boolean read, long position, Transfer transfer, String what, Object force)
+    private AsyncFileRequest initiate(boolean read, long position, Transfer transfer, String what, Boolean forceMetadata)
             throws IOException {
         requireOpen();
         long bytes = transfer.bytes();
         String description = what + " of " + bytes + " bytes at offset " + position + " of " + path;
         check(read, position, bytes, description);
         acquireSlot();
-        boolean durable = force instanceof Boolean;
+        boolean durable = forceMetadata != null;
         int partCount = bytes == 0 ? 0 : read ? (int) ((bytes + MAX_PART - 1) / MAX_PART) : 1;
         long partSize = read ? MAX_PART : bytes;
         boolean staged = transfer.direct() == null;
@@ -442,7 +442,7 @@ public final class AsyncFile implements Closeable {
                     buffer = transfer.direct().asSlice(offset, size);
                 }
                 ops.add(read ? IoOperation.read(file, buffer, position + offset)
-                        : durable ? IoOperation.writeThenFsync(file, buffer, position + offset, (Boolean) force)
+                        : durable ? IoOperation.writeThenFsync(file, buffer, position + offset, forceMetadata)
                         : IoOperation.write(file, buffer, position + offset));
             }
         } catch (IOException | RuntimeException | Error e) {

@@ -364,6 +364,25 @@ abstract class AsyncFileContractTest {
     }
 
     @Test
+    void onlyDurableWritesAndForcesAskTheKernelToForce() throws Exception {
+        List<org.hpio.internal.io.IoOperation.Kind> kinds = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (IoEngine watched = openEngine(EngineConfig.defaults().withFaults(op -> {
+                 kinds.add(op.kind());
+                 return 0;
+             }));
+             AsyncFile f = new AsyncFile(dir.resolve("kinds"), "rw", AsyncFileOptions.defaults(), watched)) {
+            f.writeArray(new int[10]).done();
+            f.write(0, ByteBuffer.allocate(8)).done();
+            f.readArray(0, new int[2]).done();
+            f.writeArrayDurably(0, new int[4], 0, 4, false).done();
+            f.force(true).done();
+        }
+        var k = org.hpio.internal.io.IoOperation.Kind.class;
+        assertEquals(List.of(Enum.valueOf(k, "WRITE"), Enum.valueOf(k, "WRITE"), Enum.valueOf(k, "READ"),
+                Enum.valueOf(k, "WRITE_THEN_FSYNC"), Enum.valueOf(k, "FSYNC")), kinds);
+    }
+
+    @Test
     void manyThreadsInitiateAndWaitAtOnce() throws Exception {
         Path path = dir.resolve("threads");
         try (AsyncFile f = open(path, "rw")) {

@@ -1,5 +1,6 @@
 package org.hpio.bench.suite;
 
+import org.hpio.bench.async.AsyncSuite;
 import org.hpio.bench.engine.EngineSuite;
 
 import java.util.List;
@@ -11,7 +12,7 @@ public final class Suites {
     }
 
     public static List<Suite> all() {
-        return List.of(new BulkSuite(), new ApproachesSuite(), new EngineSuite());
+        return List.of(new BulkSuite(), new ApproachesSuite(), new EngineSuite(), new AsyncSuite());
     }
 
     public static Optional<Suite> byName(String name) {

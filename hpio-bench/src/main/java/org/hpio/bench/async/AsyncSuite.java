@@ -1,0 +1,234 @@
+package org.hpio.bench.async;
+
+import org.hpio.bench.io.PageCache;
+import org.hpio.bench.report.Progress;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.report.Table;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
+import org.hpio.bench.suite.Suite;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * {@code hpio bench async}: what one asynchronous request costs the calling thread, initiation and
+ * completion apart (000 §5's measurement: 0.24 ms to initiate a read, 0.48 ms a write, in 2000), for 4 KiB
+ * and 1 MiB requests of longs whose data is in the page cache (warm: the file is read once before), with
+ * hpio's AsyncFile and the JDK's AsynchronousFileChannel side by side in one run. Requests go one at a time
+ * to random aligned positions of a 64 MiB file in which long i holds i; every read is checked.
+ */
+public final class AsyncSuite implements Suite {
+    static final long DEFAULT_SIZE = 64L << 20;
+    private static final int ROUNDS = 3;
+
+    record Config(String name, String mechanism, int bytes, boolean write, int requests) {
+    }
+
+    record Cost(Config config, double initiateMicros, double completeMicros) {
+        double totalMicros() {
+            return initiateMicros + completeMicros;
+        }
+    }
+
+    @Override
+    public String name() {
+        return "async";
+    }
+
+    @Override
+    public String summary() {
+        return "cost per asynchronous request (initiation, completion) of AsyncFile and AsynchronousFileChannel";
+    }
+
+    static List<Config> configs(double scale) {
+        List<Config> configs = new ArrayList<>();
+        for (int bytes : new int[]{4096, 1 << 20}) {
+            int requests = (int) Math.max(20, (bytes == 4096 ? 20_000 : 400) * scale);
+            for (boolean write : new boolean[]{false, true}) {
+                String op = (write ? "write" : "read") + "-" + (bytes == 4096 ? "4k" : "1m");
+                configs.add(new Config("hpio-" + op, "hpio AsyncFile, long[]", bytes, write, requests));
+                configs.add(new Config("afc-heap-" + op, "AsynchronousFileChannel, heap ByteBuffer", bytes, write, requests));
+                configs.add(new Config("afc-direct-" + op, "AsynchronousFileChannel, direct ByteBuffer", bytes, write, requests));
+            }
+        }
+        return configs;
+    }
+
+    @Override
+    public void run(BenchContext context) throws Exception {
+        BenchOptions options = context.options();
+        long size = Math.max(2L << 20, options.sizeOr(DEFAULT_SIZE) / (1 << 20) * (1 << 20));
+        double scale = Double.parseDouble(System.getProperty("hpio.bench.async.scale", "1"));
+        SuiteReport report = context.report();
+        report.param("file-size", BenchOptions.formatSize(size))
+                .param("page-cache", "warm: the file is read once before the runs, and written requests stay in it")
+                .param("pattern", "long i of the file holds i; requests at random positions aligned to their size "
+                        + "(SplittableRandom, seed 42); every read checked element by element")
+                .param("rounds", ROUNDS + " interleaved; the round with the median total cost is reported")
+                .param("timing", "System.nanoTime around the initiating call, and around the wait (done() / "
+                        + "Future.get() plus the buffer-to-array copy AsynchronousFileChannel needs)");
+        Path path = context.workDir().resolve("async-data.bin");
+        List<Config> configs = configs(scale);
+        List<Cost> measured = new ArrayList<>();
+        try {
+            writePattern(path, size);
+            PageCache.warm(path);
+            try (Progress progress = context.progress("configurations", (long) configs.size() * ROUNDS)) {
+                for (int round = 0; round < ROUNDS; round++) {
+                    for (Config c : configs) {
+                        progress.message(c.name());
+                        try {
+                            measured.add(measure(c, path, size));
+                        } catch (Exception e) {
+                            report.failure(c.name(), e);
+                        }
+                        progress.step();
+                    }
+                }
+            }
+        } finally {
+            Files.deleteIfExists(path);
+        }
+        report(report, medians(measured));
+    }
+
+    static List<Cost> medians(List<Cost> measured) {
+        Map<String, List<Cost>> byName = new LinkedHashMap<>();
+        for (Cost c : measured) {
+            byName.computeIfAbsent(c.config().name(), k -> new ArrayList<>()).add(c);
+        }
+        List<Cost> medians = new ArrayList<>();
+        for (List<Cost> rounds : byName.values()) {
+            List<Cost> sorted = new ArrayList<>(rounds);
+            sorted.sort(Comparator.comparingDouble(Cost::totalMicros));
+            medians.add(sorted.get(sorted.size() / 2));
+        }
+        return medians;
+    }
+
+    static Cost measure(Config c, Path path, long size) throws Exception {
+        int longs = c.bytes() / 8;
+        long[] array = new long[longs];
+        SplittableRandom random = new SplittableRandom(42);
+        long blocks = size / c.bytes();
+        long initiate = 0;
+        long complete = 0;
+        try (RequestCost cost = open(c, path)) {
+            int warmup = Math.max(10, c.requests() / 10);
+            for (int i = 0; i < warmup + c.requests(); i++) {
+                long position = random.nextLong(blocks) * c.bytes();
+                if (c.write()) {
+                    fill(array, position);
+                }
+                long t0 = System.nanoTime();
+                cost.start(position, array, c.write());
+                long t1 = System.nanoTime();
+                cost.finish(array);
+                long t2 = System.nanoTime();
+                if (!c.write()) {
+                    check(array, position, c.name());
+                }
+                if (i >= warmup) {
+                    initiate += t1 - t0;
+                    complete += t2 - t1;
+                }
+            }
+        }
+        return new Cost(c, initiate / 1e3 / c.requests(), complete / 1e3 / c.requests());
+    }
+
+    private static RequestCost open(Config c, Path path) throws Exception {
+        if (c.name().startsWith("hpio-")) {
+            return new HpioCost(path);
+        }
+        return new AfcCost(path, c.name().startsWith("afc-direct-"));
+    }
+
+    static void fill(long[] array, long position) {
+        long first = position / 8;
+        for (int i = 0; i < array.length; i++) {
+            array[i] = first + i;
+        }
+    }
+
+    static void check(long[] array, long position, String name) {
+        long first = position / 8;
+        for (int i = 0; i < array.length; i++) {
+            if (array[i] != first + i) {
+                throw new IllegalStateException(name + ": long " + i + " of the read at " + position + " is "
+                        + array[i] + ", expected " + (first + i));
+            }
+        }
+    }
+
+    private static void writePattern(Path path, long size) throws IOException {
+        ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
+        try (FileChannel out = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            for (long pos = 0; pos < size; pos += chunk.capacity()) {
+                chunk.clear();
+                for (long i = pos / 8; chunk.hasRemaining(); i++) {
+                    chunk.putLong(i);
+                }
+                chunk.flip();
+                while (chunk.hasRemaining()) {
+                    out.write(chunk);
+                }
+            }
+            out.force(true);
+        }
+    }
+
+    private static void report(SuiteReport report, List<Cost> costs) {
+        Table table = new Table("Cost of one request, data in the page cache (µs per request, median round)",
+                List.of("configuration", "mechanism", "size", "op", "requests", "initiation µs", "completion µs",
+                        "total µs"));
+        table.row("bonachea-2000", "AsyncFile on Solaris 2.6 (000 §5, as published)", "-", "read / write", "-",
+                "240 / 480", "-", "-");
+        for (Cost c : costs) {
+            Config k = c.config();
+            table.row(k.name(), k.mechanism(), k.bytes() == 4096 ? "4 KiB" : "1 MiB", k.write() ? "write" : "read",
+                    String.valueOf(k.requests()), fmt(c.initiateMicros()), fmt(c.completeMicros()), fmt(c.totalMicros()));
+            report.result(k.name(), "initiation", c.initiateMicros(), "us");
+            report.result(k.name(), "completion", c.completeMicros(), "us");
+            report.result(k.name(), "total", c.totalMicros(), "us");
+        }
+        table.note("Each request is started and then waited for before the next (the cost to the calling thread); "
+                + "AsynchronousFileChannel's completion includes copying its ByteBuffer to or from the long[].");
+        report.table(table);
+        Table targets = new Table("Target, same run", List.of("ratio", "value", "target", "met"));
+        for (String op : new String[]{"read-4k", "write-4k", "read-1m", "write-1m"}) {
+            Cost hpio = find(costs, "hpio-" + op);
+            Cost afc = find(costs, "afc-heap-" + op);
+            if (hpio == null || afc == null) {
+                continue;
+            }
+            double ratio = hpio.totalMicros() / afc.totalMicros();
+            boolean target = op.equals("read-4k");
+            targets.row("hpio-" + op + " / afc-heap-" + op + " (total)", String.format(Locale.ROOT, "%.2f", ratio),
+                    target ? "<= 0.33" : "(for comparison)", target ? (ratio <= 1.0 / 3 ? "yes" : "no") : "");
+            report.result("hpio-" + op + "/afc-heap-" + op, "total-ratio", ratio, "x");
+        }
+        report.table(targets);
+    }
+
+    private static Cost find(List<Cost> costs, String name) {
+        return costs.stream().filter(c -> c.config().name().equals(name)).findFirst().orElse(null);
+    }
+
+    private static String fmt(double micros) {
+        return String.format(Locale.ROOT, micros < 10 ? "%.2f" : "%.1f", micros);
+    }
+}
