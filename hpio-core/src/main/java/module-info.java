@@ -3,4 +3,6 @@
  */
 module org.hpio.core {
     exports org.hpio.bulk;
+    // The archive's allocator reserves lazily committed address space (VirtualMemory).
+    exports org.hpio.internal.sys to org.hpio.archive;
 }
