@@ -5,5 +5,6 @@
 module org.hpio.archive {
     requires org.hpio.core;
 
+    exports org.hpio.archive.order;
     exports org.hpio.archive.trace;
 }
