@@ -7,4 +7,6 @@ module org.hpio.archive {
 
     exports org.hpio.archive.alloc;
     exports org.hpio.archive.cache;
+    exports org.hpio.archive.order;
+    exports org.hpio.archive.trace;
 }
