@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -189,16 +190,16 @@ class AlignedAllocatorTest {
         List<MemorySegment> held = new ArrayList<>();
         for (int i = 0; i < 20_000; i++) {
             if (held.size() < 50 && random.nextInt(3) > 0) {
-                MemorySegment m = alloc.tryAllocate(1 + random.nextInt(8 * A), random.nextInt(5) == 0 ? Lifetime.LONG : Lifetime.NORMAL);
+                MemorySegment m = alloc.tryAllocate(16 + random.nextInt(8 * A), random.nextInt(5) == 0 ? Lifetime.LONG : Lifetime.NORMAL);
                 if (m != null) {
                     m.set(JAVA_LONG, 0, id);
-                    m.asSlice(m.byteSize() - 8).set(JAVA_LONG, 0, ~id);
+                    m.asSlice(m.byteSize() - 8).set(JAVA_LONG_UNALIGNED, 0, ~id);
                     held.add(m);
                 }
             } else if (!held.isEmpty()) {
                 MemorySegment m = held.remove(random.nextInt(held.size()));
                 assertEquals(id, m.get(JAVA_LONG, 0));
-                assertEquals(~id, m.asSlice(m.byteSize() - 8).get(JAVA_LONG, 0));
+                assertEquals(~id, m.asSlice(m.byteSize() - 8).get(JAVA_LONG_UNALIGNED, 0));
                 alloc.free(m);
             }
         }

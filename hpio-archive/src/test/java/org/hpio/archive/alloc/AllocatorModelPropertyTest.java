@@ -13,6 +13,7 @@ import java.util.Random;
 import java.util.TreeMap;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -99,16 +100,16 @@ class AllocatorModelPropertyTest {
     }
 
     private static void stamp(MemorySegment m, long off) {
-        if (m.byteSize() >= 8) {
+        if (m.byteSize() >= 16) {
             m.set(JAVA_LONG, 0, off);
-            m.asSlice(m.byteSize() - 8).set(JAVA_LONG, 0, ~off);
+            m.asSlice(m.byteSize() - 8).set(JAVA_LONG_UNALIGNED, 0, ~off);
         }
     }
 
     private static void checkStamp(MemorySegment m, long off) {
-        if (m.byteSize() >= 8) {
+        if (m.byteSize() >= 16) {
             assertEquals(off, m.get(JAVA_LONG, 0), "start of the region at " + off + " intact");
-            assertEquals(~off, m.asSlice(m.byteSize() - 8).get(JAVA_LONG, 0), "end of the region at " + off + " intact");
+            assertEquals(~off, m.asSlice(m.byteSize() - 8).get(JAVA_LONG_UNALIGNED, 0), "end of the region at " + off + " intact");
         }
     }
 }
