@@ -7,38 +7,35 @@ package org.hpio.archive.cache;
  * eviction of an item whose credit was already zero invalidates it, and the next eviction searches again.
  * Evicts exactly what {@link LandlordNaivePolicy} evicts (see its design note) with one pass instead of two.
  */
-final class LandlordCachedPolicy implements EvictionPolicy {
-    private final LandlordItems items;
-    private final String name;
+final class LandlordCachedPolicy extends ArrayLandlordPolicy {
     /** Index of the item of minimum credit density, or -1 when unknown. */
     private int minIndex = -1;
 
     LandlordCachedPolicy(boolean reciprocal) {
-        this.items = new LandlordItems(reciprocal);
-        this.name = reciprocal ? "landlord-cached-recip" : "landlord-cached";
+        super(reciprocal, "landlord-cached");
     }
 
     @Override
-    public void add(String key, long size, double cost) {
-        PolicyChecks.checkNew(this, key, size, cost);
-        boolean wasEmpty = items.count == 0;
-        int i = items.add(key, size, cost);
-        if (wasEmpty || minIndex >= 0 && items.density(i) < items.density(minIndex)) {
-            minIndex = i;
+    void added(int index) {
+        if (items.count == 1 || minIndex >= 0 && items.density(index) < items.density(minIndex)) {
+            minIndex = index;
         }
     }
 
     @Override
-    public boolean touch(String key) {
-        int i = items.indexOf(key);
-        if (i < 0) {
-            return false;
-        }
-        items.credits[i] = items.costs[i];
-        if (i == minIndex) {
+    void touched(int index) {
+        if (index == minIndex) {
             minIndex = -1;
         }
-        return true;
+    }
+
+    @Override
+    void removed(int index, int last) {
+        if (index == minIndex) {
+            minIndex = -1;
+        } else if (minIndex == last) {
+            minIndex = index;
+        }
     }
 
     @Override
@@ -50,10 +47,8 @@ final class LandlordCachedPolicy implements EvictionPolicy {
         double minDensity = items.density(victim);
         int next = minDensity > 0 ? chargeAndFindNext(minDensity, victim) : -1;
         items.credits[victim] = 0;
-        int last = items.count - 1;
-        String key = items.removeAt(victim);
-        minIndex = next == last ? victim : next;
-        return key;
+        minIndex = next; // removed() moves it along if it was the last item
+        return removeAt(victim);
     }
 
     /** One pass: charges rent (Figure 1, line 11) and finds the minimum density among the items but the victim. */
@@ -73,41 +68,5 @@ final class LandlordCachedPolicy implements EvictionPolicy {
             }
         }
         return next;
-    }
-
-    @Override
-    public boolean remove(String key) {
-        int i = items.indexOf(key);
-        if (i < 0) {
-            return false;
-        }
-        int last = items.count - 1;
-        items.removeAt(i);
-        if (i == minIndex) {
-            minIndex = -1;
-        } else if (minIndex == last) {
-            minIndex = i;
-        }
-        return true;
-    }
-
-    @Override
-    public boolean contains(String key) {
-        return items.indexOf(key) >= 0;
-    }
-
-    @Override
-    public int count() {
-        return items.count;
-    }
-
-    @Override
-    public long bytes() {
-        return items.bytes;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 }
