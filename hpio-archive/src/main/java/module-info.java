@@ -1,8 +1,12 @@
 /**
  * hpio-archive: access-ordered archives, load traces, trace-driven ordering, caches and the allocator of
- * Wassenberg (002). Built on hpio-core. No package is public yet: the archive issues add
- * {@code org.hpio.archive} and its sub-packages, and export them here.
+ * Wassenberg (002). Built on hpio-core.
  */
 module org.hpio.archive {
     requires org.hpio.core;
+
+    exports org.hpio.archive.alloc;
+    exports org.hpio.archive.cache;
+    exports org.hpio.archive.order;
+    exports org.hpio.archive.trace;
 }

@@ -5,4 +5,6 @@
 module org.hpio.core {
     exports org.hpio.bulk;
     exports org.hpio.async;
+    // The archive's allocator reserves lazily committed address space (VirtualMemory).
+    exports org.hpio.internal.sys to org.hpio.archive;
 }

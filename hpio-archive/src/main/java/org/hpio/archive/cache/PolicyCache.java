@@ -1,0 +1,50 @@
+package org.hpio.archive.cache;
+
+import org.hpio.archive.order.FileCacheModel;
+import org.hpio.archive.order.FileCacheSimulation;
+
+/**
+ * A simulated whole-file cache of a fixed capacity run by any {@link EvictionPolicy}: names and sizes only, no
+ * data (002 §4.4 simulates the cache this way). Every file costs the same (1), as in the paper's measurements,
+ * which took no cost hints. A file larger than the whole capacity is read and not kept. Not thread-safe.
+ */
+public final class PolicyCache implements FileCacheSimulation {
+    private final long capacity;
+    private final EvictionPolicy policy;
+
+    /** An empty cache of {@code capacity} bytes (positive) run by {@code policy} (which it then owns). */
+    public PolicyCache(long capacity, EvictionPolicy policy) {
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("cache capacity must be > 0 bytes, was " + capacity);
+        }
+        this.capacity = capacity;
+        this.policy = policy;
+    }
+
+    /** A factory of fresh caches of {@code capacity} bytes with the registered policy {@code kind}. */
+    public static FileCacheModel model(PolicyKind kind, long capacity) {
+        return () -> new PolicyCache(capacity, kind.create());
+    }
+
+    @Override
+    public boolean load(String path, long size) {
+        if (policy.touch(path)) {
+            return true;
+        }
+        if (size <= capacity) {
+            while (capacity - policy.bytes() < size) {
+                policy.evict();
+            }
+            policy.add(path, size, 1.0);
+        }
+        return false;
+    }
+
+    public EvictionPolicy policy() {
+        return policy;
+    }
+
+    public long capacity() {
+        return capacity;
+    }
+}

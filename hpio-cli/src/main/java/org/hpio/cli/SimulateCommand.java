@@ -1,0 +1,97 @@
+package org.hpio.cli;
+
+import org.hpio.archive.cache.CacheSimulator;
+import org.hpio.archive.cache.SyntheticTraces;
+import org.hpio.archive.order.FileCacheModel;
+import org.hpio.archive.order.Layout;
+import org.hpio.archive.order.TraceOrdering;
+import org.hpio.archive.trace.Trace;
+import org.hpio.bench.cache.CacheSimulation;
+import org.hpio.bench.report.Chart;
+import org.hpio.bench.report.ChartRenderer;
+import org.hpio.bench.suite.BenchOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code hpio simulate}: replays a load trace through cache policies at several sizes (002 §4.4, Figure 3). */
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+        description = {"Replays a load trace through whole-file cache policies at several cache sizes: hit rate,",
+                "byte hit rate, non-compulsory misses and seeks (002 §4.3-4.4); writes the Figure 3 charts."})
+final class SimulateCommand implements Callable<Integer> {
+    @Option(names = "--trace", required = true, paramLabel = "T",
+            description = "trace file (Pyrogenesis text form), or 'synthetic' for the built-in widely-spaced-repeats trace")
+    String trace;
+
+    @Option(names = "--sizes", split = ",", paramLabel = "SIZE",
+            description = "cache sizes, e.g. 1m,2m,4m (default: powers of two from 1 MiB to the trace's distinct bytes)")
+    List<String> sizes = List.of();
+
+    @Option(names = "--policies", split = ",", paramLabel = "NAME",
+            description = "caches to simulate (default: lru,landlord-cached,landlord-lazy,caffeine); all: ${COMPLETION-CANDIDATES}",
+            completionCandidates = Names.class)
+    List<String> policies = List.of("lru", "landlord-cached", "landlord-lazy", "caffeine");
+
+    @Option(names = "--bypass-share", paramLabel = "S", description = "files over this share of the cache bypass it (default: 0.25)")
+    double bypassShare = 0.25;
+
+    @Option(names = "--order", paramLabel = "FILE",
+            description = "archive order for the seek count: a file listing paths one per line, 'trace' for the "
+                    + "trace-driven order of 002 §3.3 (default), or 'none'")
+    String order = "trace";
+
+    @Option(names = "--charts", paramLabel = "DIR", description = "where the PNG charts go (default: ./hpio-report/simulate)")
+    Path chartDir = Path.of("hpio-report", "simulate");
+
+    static final class Names extends ArrayList<String> {
+        private static final long serialVersionUID = 1L;
+
+        Names() {
+            super(CacheSimulation.cacheNames());
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (!(bypassShare > 0 && bypassShare <= 1)) {
+            throw new IllegalArgumentException("--bypass-share must be in (0, 1], was " + bypassShare);
+        }
+        policies.forEach(CacheSimulation::model); // unknown names fail before any work
+        Trace t = trace.equals("synthetic") ? SyntheticTraces.widelySpacedRepeats() : Trace.read(Path.of(trace));
+        List<Long> capacities = sizes.isEmpty() ? CacheSimulation.defaultSizes(t)
+                : sizes.stream().map(BenchOptions::parseSize).toList();
+        for (long c : capacities) {
+            if (c <= 0) {
+                throw new IllegalArgumentException("--sizes: every cache size must be positive, got " + c);
+            }
+        }
+        Layout layout = layout(t);
+        List<CacheSimulator.Result> results = CacheSimulation.run(t, capacities, policies, bypassShare, layout);
+        System.out.printf("trace %s: %d loads, %d distinct bytes; files over %.0f%% of the cache bypass it%n",
+                trace, t.loadCount(), CacheSimulator.distinctBytes(t), 100 * bypassShare);
+        System.out.print(CacheSimulation.table(results));
+        Files.createDirectories(chartDir);
+        String name = trace.equals("synthetic") ? "synthetic" : Path.of(trace).getFileName().toString();
+        for (Chart chart : CacheSimulation.charts(results, name)) {
+            Path png = ChartRenderer.render(chart, chartDir);
+            if (png != null) {
+                System.out.println("chart: " + png.toAbsolutePath());
+            }
+        }
+        return 0;
+    }
+
+    private Layout layout(Trace t) throws java.io.IOException {
+        return switch (order) {
+            case "none" -> null;
+            case "trace" -> Layout.packed(TraceOrdering.order(t, TraceOrdering.tracedFiles(t), FileCacheModel.none()));
+            default -> Layout.packed(Files.readAllLines(Path.of(order)).stream().map(String::strip)
+                    .filter(l -> !l.isEmpty()).toList());
+        };
+    }
+}
