@@ -5,6 +5,7 @@
 module org.hpio.archive {
     requires org.hpio.core;
 
+    exports org.hpio.archive;
     exports org.hpio.archive.order;
     exports org.hpio.archive.trace;
 }
