@@ -78,27 +78,38 @@ final class ArchiveCommands {
         }
     }
 
-    /** {@code hpio ls A.zip}. */
-    @Command(name = "ls", mixinStandardHelpOptions = true, description = "Lists the entries of a Zip archive.")
-    static final class Ls implements Callable<Integer> {
+    /** A command on one archive, given as its only parameter; the archive is open while it runs. */
+    abstract static class OnArchive implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "A.zip", description = "the archive")
         Path archive;
 
         @Override
-        public Integer call() throws IOException {
+        public final Integer call() throws IOException {
             try (Archive a = Archive.open(archive)) {
-                System.out.printf("%-8s %14s %14s %-8s %14s  %s%n", "method", "size", "compressed", "crc-32",
-                        "offset", "name");
-                long size = 0;
-                long compressed = 0;
-                for (ArchiveEntry e : a.entries()) {
-                    System.out.printf("%-8s %14d %14d %08x %14d  %s%n", e.methodName(), e.uncompressedSize(),
-                            e.compressedSize(), e.crc(), e.localHeaderOffset(), e.name());
-                    size += e.uncompressedSize();
-                    compressed += e.compressedSize();
-                }
-                System.out.printf("%d entries, %,d bytes, %,d compressed%n", a.entries().size(), size, compressed);
+                return run(a);
             }
+        }
+
+        /** Does the work on the open archive (which the caller closes); returns the exit code. */
+        abstract int run(Archive a) throws IOException;
+    }
+
+    /** {@code hpio ls A.zip}. */
+    @Command(name = "ls", mixinStandardHelpOptions = true, description = "Lists the entries of a Zip archive.")
+    static final class Ls extends OnArchive {
+        @Override
+        int run(Archive a) {
+            System.out.printf("%-8s %14s %14s %-8s %14s  %s%n", "method", "size", "compressed", "crc-32",
+                    "offset", "name");
+            long size = 0;
+            long compressed = 0;
+            for (ArchiveEntry e : a.entries()) {
+                System.out.printf("%-8s %14d %14d %08x %14d  %s%n", e.methodName(), e.uncompressedSize(),
+                        e.compressedSize(), e.crc(), e.localHeaderOffset(), e.name());
+                size += e.uncompressedSize();
+                compressed += e.compressedSize();
+            }
+            System.out.printf("%d entries, %,d bytes, %,d compressed%n", a.entries().size(), size, compressed);
             return 0;
         }
     }
@@ -106,18 +117,13 @@ final class ArchiveCommands {
     /** {@code hpio verify A.zip}. */
     @Command(name = "verify", mixinStandardHelpOptions = true,
             description = "Reads every entry of a Zip archive and checks its sizes and CRC-32.")
-    static final class Verify implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "A.zip", description = "the archive")
-        Path archive;
-
+    static final class Verify extends OnArchive {
         @Override
-        public Integer call() throws IOException {
-            try (Archive a = Archive.open(archive)) {
-                List<IOException> problems = a.verifyAll();
-                problems.forEach(p -> System.err.println("hpio verify: " + p.getMessage()));
-                System.out.printf("%s: %d entries, %d bad%n", archive, a.entries().size(), problems.size());
-                return problems.isEmpty() ? 0 : 1;
-            }
+        int run(Archive a) {
+            List<IOException> problems = a.verifyAll();
+            problems.forEach(p -> System.err.println("hpio verify: " + p.getMessage()));
+            System.out.printf("%s: %d entries, %d bad%n", archive, a.entries().size(), problems.size());
+            return problems.isEmpty() ? 0 : 1;
         }
     }
 }
