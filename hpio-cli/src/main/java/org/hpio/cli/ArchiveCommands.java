@@ -57,6 +57,14 @@ final class ArchiveCommands {
         @Option(names = "--level", paramLabel = "N", description = "Deflate level 0-9 (default: 6)")
         int level = 6;
 
+        /** Leaves out the archive being written, should it lie under the directory (an older one, say). */
+        private List<String> withoutOutput(List<String> files) {
+            Path out = output.toAbsolutePath().normalize();
+            Path base = root.toAbsolutePath().normalize();
+            String relative = out.startsWith(base) ? base.relativize(out).toString() : null;
+            return files.stream().filter(f -> !f.equals(relative)).toList();
+        }
+
         @Override
         public Integer call() throws IOException {
             String chosen = order != null ? order : trace != null ? "trace" : "dir";
@@ -66,7 +74,7 @@ final class ArchiveCommands {
             if (chosen.equals("trace") && trace == null) {
                 throw new IllegalArgumentException("--order trace needs --trace T");
             }
-            List<String> files = DirectoryOrder.of(root);
+            List<String> files = withoutOutput(DirectoryOrder.of(root));
             if (chosen.equals("trace")) {
                 files = TraceOrdering.order(Trace.read(trace), files, FileCacheModel.lru(parseCacheSize(cache)));
             }

@@ -77,6 +77,17 @@ class ArchiveCommandsTest {
     }
 
     @Test
+    void packLeavesOutAnOlderArchiveUnderTheDirectory() throws Exception {
+        Path root = tree();
+        Path zip = root.resolve("self.zip");
+        assertEquals("0", run("pack", root.toString(), "-o", zip.toString())[0]);
+        assertEquals("0", run("pack", root.toString(), "-o", zip.toString())[0]);
+        try (Archive a = Archive.open(zip)) {
+            assertEquals(4, a.entries().size());
+        }
+    }
+
+    @Test
     void verifyFailsOnADamagedArchive() throws Exception {
         Path zip = dir.resolve("out.zip");
         run("pack", tree().toString(), "-o", zip.toString(), "--min-savings", "1");
