@@ -5,6 +5,7 @@
 module org.hpio.archive {
     requires org.hpio.core;
 
+    exports org.hpio.archive;
     exports org.hpio.archive.alloc;
     exports org.hpio.archive.cache;
     exports org.hpio.archive.order;

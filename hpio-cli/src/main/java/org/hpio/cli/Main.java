@@ -6,7 +6,9 @@ import picocli.CommandLine.Command;
 /** The {@code hpio} command. The launcher script {@code ./hpio} finds JDK 25, builds, and runs this. */
 @Command(name = "hpio", mixinStandardHelpOptions = true, version = "hpio 0.1.0",
         description = "High-performance file I/O for Java 25: benchmarks and tools.",
-        subcommands = {BenchCommand.class, JmhCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {BenchCommand.class, JmhCommand.class,
+                ArchiveCommands.Pack.class, ArchiveCommands.Ls.class, ArchiveCommands.Verify.class,
+                OrderCommand.class, TraceCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Also from the launcher: ./hpio test (every test), ./hpio build."})
 public final class Main implements Runnable {
     @CommandLine.Spec

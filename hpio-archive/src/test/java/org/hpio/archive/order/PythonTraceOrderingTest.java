@@ -1,5 +1,6 @@
 package org.hpio.archive.order;
 
+import org.hpio.archive.DirectoryOrder;
 import org.hpio.archive.trace.Trace;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class PythonTraceOrderingTest {
     @Test
     void traceOrderHasAtMostAFifthOfTheSeeksOfDirectoryOrder() throws Exception {
         Trace trace = realTrace();
-        List<String> directoryOrder = TraceOrdering.tracedFiles(trace).stream().sorted().toList();
+        List<String> directoryOrder = DirectoryOrder.sort(TraceOrdering.tracedFiles(trace));
         assertEquals(1365, directoryOrder.size());
         for (long cacheBytes : new long[] {0, 4 * MIB, 10 * MIB, 64 * MIB}) {
             FileCacheModel cache = FileCacheModel.lru(cacheBytes);

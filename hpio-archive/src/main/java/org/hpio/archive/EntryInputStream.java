@@ -1,0 +1,140 @@
+package org.hpio.archive;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+
+/**
+ * The uncompressed bytes of one entry, read with positional reads from the archive's channel (which this
+ * stream does not own) and inflated when the entry is Deflate. At the end of the data it checks that the
+ * compressed and uncompressed sizes and the CRC-32 match the central directory, and throws
+ * {@link ArchiveFormatException} naming the entry when they do not. Owns its {@link Inflater}; close it.
+ */
+final class EntryInputStream extends InputStream {
+    private static final int CHUNK = 1 << 16;
+
+    private final FileChannel channel;
+    private final String archive;
+    private final ArchiveEntry entry;
+    private final Inflater inflater;
+    private final byte[] input;
+    private final CRC32 crc = new CRC32();
+    private long position;
+    private long compressedLeft;
+    private long produced;
+    private boolean ended;
+
+    EntryInputStream(FileChannel channel, String archive, ArchiveEntry entry, long dataOffset) {
+        this.channel = channel;
+        this.archive = archive;
+        this.entry = entry;
+        this.position = dataOffset;
+        this.compressedLeft = entry.compressedSize();
+        this.inflater = entry.method() == ZipFormat.DEFLATED ? new Inflater(true) : null;
+        this.input = new byte[(int) Math.min(CHUNK, Math.max(1, compressedLeft))];
+    }
+
+    @Override
+    public int read() throws IOException {
+        byte[] one = new byte[1];
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        if (ended) {
+            return -1;
+        }
+        if (len == 0) {
+            return 0;
+        }
+        int n = inflater == null ? readStored(b, off, len) : readInflated(b, off, len);
+        if (n < 0) {
+            ended = true;
+            checkEnd();
+            return -1;
+        }
+        crc.update(b, off, n);
+        produced += n;
+        if (produced > entry.uncompressedSize()) {
+            throw problem("holds more than its size of " + entry.uncompressedSize() + " bytes");
+        }
+        return n;
+    }
+
+    private int readStored(byte[] b, int off, int len) throws IOException {
+        if (compressedLeft == 0) {
+            return -1;
+        }
+        ByteBuffer target = ByteBuffer.wrap(b, off, (int) Math.min(len, compressedLeft));
+        ChannelReads.readFully(channel, target, position, archive, "data of entry " + entry.name());
+        int n = target.position() - off;
+        position += n;
+        compressedLeft -= n;
+        return n;
+    }
+
+    private int readInflated(byte[] b, int off, int len) throws IOException {
+        try {
+            while (true) {
+                int n = inflater.inflate(b, off, len);
+                if (n > 0) {
+                    return n;
+                }
+                if (inflater.finished()) {
+                    return -1;
+                }
+                if (inflater.needsDictionary()) {
+                    throw problem("has a Deflate stream that needs a preset dictionary");
+                }
+                if (compressedLeft == 0) {
+                    throw problem("has a Deflate stream that ends before its " + entry.compressedSize()
+                            + " compressed bytes do");
+                }
+                fillInput();
+            }
+        } catch (DataFormatException e) {
+            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad Deflate data: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private void fillInput() throws IOException {
+        int n = (int) Math.min(input.length, compressedLeft);
+        ChannelReads.readFully(channel, ByteBuffer.wrap(input, 0, n), position, archive,
+                "data of entry " + entry.name());
+        position += n;
+        compressedLeft -= n;
+        inflater.setInput(input, 0, n);
+    }
+
+    private void checkEnd() throws ArchiveFormatException {
+        if (inflater != null && (compressedLeft > 0 || inflater.getRemaining() > 0)) {
+            throw problem("has " + (compressedLeft + inflater.getRemaining())
+                    + " compressed bytes after the end of its Deflate stream");
+        }
+        if (produced != entry.uncompressedSize()) {
+            throw problem("holds " + produced + " bytes, the directory says " + entry.uncompressedSize());
+        }
+        if (crc.getValue() != entry.crc()) {
+            throw problem(String.format("has CRC-32 %08x, the directory says %08x", crc.getValue(), entry.crc()));
+        }
+    }
+
+    private ArchiveFormatException problem(String what) {
+        return new ArchiveFormatException(archive, "entry " + entry.name() + " " + what);
+    }
+
+    @Override
+    public void close() {
+        ended = true;
+        if (inflater != null) {
+            inflater.end();
+        }
+    }
+}
