@@ -327,6 +327,10 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
 
     @Override
     public void reapAvailable() {
+        // Not from inside a dispatch (a listener asking isDone): reaping again there would see the same entries.
+        if (reapLock.isHeldByCurrentThread()) {
+            return;
+        }
         if (ring.available() > 0 && reapLock.tryLock()) {
             try {
                 ring.reap(this::dispatch);
@@ -344,7 +348,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      */
     @Override
     public boolean pollFor(BooleanSupplier satisfied, long nanos, Runnable beforeParking) {
-        if (!callerPolling || Thread.currentThread().isVirtual()) {
+        if (!callerPolling || Thread.currentThread().isVirtual() || reapLock.isHeldByCurrentThread()) {
             return false;
         }
         pollers.incrementAndGet();
