@@ -10,7 +10,8 @@ import org.hpio.internal.sys.Errno;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Objects;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
@@ -284,20 +285,18 @@ public final class AsyncFileRequest {
         }
     }
 
-    /** Waits until settled, even if interrupted (buffers must not be handed back while the kernel owns them). */
+    /**
+     * Waits until settled, even if interrupted (buffers must not be handed back while the kernel owns them):
+     * the request settles in the listener of its last part, before that part reads as done.
+     */
     void awaitUninterruptibly() {
-        boolean interrupted = false;
         while (!settled()) {
-            List<IoRequest> pending = new ArrayList<>(parts.length);
-            pendingParts(pending);
-            try {
-                IoRequests.awaitAll(pending, TimeUnit.SECONDS.toNanos(1));
-            } catch (InterruptedException e) {
-                interrupted = true;
+            List<IoRequest> attached = Arrays.stream(parts).filter(Objects::nonNull).toList();
+            if (attached.size() < parts.length) {
+                Thread.onSpinWait();   // another thread is still submitting it
+                continue;
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+            IoRequests.awaitAllUninterruptibly(attached);
         }
     }
 

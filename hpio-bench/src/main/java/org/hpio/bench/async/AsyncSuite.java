@@ -1,6 +1,7 @@
 package org.hpio.bench.async;
 
 import org.hpio.bench.io.PageCache;
+import org.hpio.bench.report.Medians;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
@@ -15,11 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -105,17 +103,7 @@ public final class AsyncSuite implements Suite {
     }
 
     static List<Cost> medians(List<Cost> measured) {
-        Map<String, List<Cost>> byName = new LinkedHashMap<>();
-        for (Cost c : measured) {
-            byName.computeIfAbsent(c.config().name(), k -> new ArrayList<>()).add(c);
-        }
-        List<Cost> medians = new ArrayList<>();
-        for (List<Cost> rounds : byName.values()) {
-            List<Cost> sorted = new ArrayList<>(rounds);
-            sorted.sort(Comparator.comparingDouble(Cost::totalMicros));
-            medians.add(sorted.get(sorted.size() / 2));
-        }
-        return medians;
+        return Medians.byName(measured, c -> c.config().name(), Cost::totalMicros);
     }
 
     static Cost measure(Config c, Path path, long size) throws Exception {

@@ -1,6 +1,7 @@
 package org.hpio.bench.engine;
 
 import org.hpio.bench.io.PageCache;
+import org.hpio.bench.report.Medians;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -11,9 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -114,17 +112,7 @@ public final class EngineSuite implements Suite {
      * configuration once, then again), so a noisy neighbour on a shared machine weighs on all of them alike.
      */
     static List<Figures> medians(List<Figures> measured) {
-        Map<String, List<Figures>> byConfiguration = new LinkedHashMap<>();
-        for (Figures f : measured) {
-            byConfiguration.computeIfAbsent(f.configuration(), k -> new ArrayList<>()).add(f);
-        }
-        List<Figures> medians = new ArrayList<>();
-        for (List<Figures> rounds : byConfiguration.values()) {
-            List<Figures> sorted = new ArrayList<>(rounds);
-            sorted.sort(Comparator.comparingDouble(Figures::iops));
-            medians.add(sorted.get(sorted.size() / 2));
-        }
-        return medians;
+        return Medians.byName(measured, Figures::configuration, Figures::iops);
     }
 
     /** Writes the pattern file, forced, then drops it from the page cache so that every run starts alike. */

@@ -11,7 +11,8 @@ import java.util.function.BooleanSupplier;
  */
 interface Completions {
     /** Retires the completions already posted, if no other thread is at it; never blocks. */
-    void reapAvailable();
+    default void reapAvailable() {
+    }
 
     /**
      * Lets the calling thread wait inside the engine for at most {@code nanos} until some completion was
@@ -20,31 +21,18 @@ interface Completions {
      * as a standby, so that the completions it waits for unpark it (a thread that polls needs no such
      * registration: it retires them itself).
      */
-    boolean pollFor(BooleanSupplier satisfied, long nanos, Runnable beforeParking);
+    default boolean pollFor(BooleanSupplier satisfied, long nanos, Runnable beforeParking) {
+        return false;
+    }
 
     /** A waiter starts ({@code true}) or stops parking: while any parks, someone must retire completions. */
-    void parking(boolean start);
+    default void parking(boolean start) {
+    }
 
     /** A listener was set on a request still in flight ({@code true}), or ran ({@code false}). */
-    void listener(boolean added);
+    default void listener(boolean added) {
+    }
 
     /** For requests made outside an engine (tests): completed by whoever calls complete. */
-    Completions NONE = new Completions() {
-        @Override
-        public void reapAvailable() {
-        }
-
-        @Override
-        public boolean pollFor(BooleanSupplier satisfied, long nanos, Runnable beforeParking) {
-            return false;
-        }
-
-        @Override
-        public void parking(boolean start) {
-        }
-
-        @Override
-        public void listener(boolean added) {
-        }
-    };
+    Completions NONE = new Completions() { };
 }

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * What both engines share: admission against the in-flight bound, the file lease each request holds until it
@@ -17,6 +16,8 @@ import java.util.function.BooleanSupplier;
  * @param <J> the engine's per-request state
  */
 abstract class EngineBase<J extends EngineBase.Job> implements Completions {
+    // Completions' defaults fit the thread-pool engine: its workers complete requests, a waiter just parks.
+
     /** Per-request state: the request, and the lease that keeps its file open until completion. */
     static class Job {
         final IoRequest request;
@@ -105,25 +106,6 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while waiting for room in the " + engineName() + " engine");
         }
-    }
-
-    // ---- Completions: what a waiter does (the thread-pool engine's workers complete requests themselves) ----
-
-    @Override
-    public void reapAvailable() {
-    }
-
-    @Override
-    public boolean pollFor(BooleanSupplier satisfied, long nanos, Runnable beforeParking) {
-        return false;
-    }
-
-    @Override
-    public void parking(boolean start) {
-    }
-
-    @Override
-    public void listener(boolean added) {
     }
 
     /**

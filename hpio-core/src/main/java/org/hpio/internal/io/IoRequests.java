@@ -98,19 +98,14 @@ public final class IoRequests {
      */
     private static void waitOnce(List<IoRequest> requests, BooleanSupplier satisfied, long nanos,
                                  Registration registration) {
-        Completions engine = requests.getFirst().engine();
-        boolean oneEngine = true;
-        for (IoRequest r : requests) {
-            oneEngine &= r.engine() == engine;
-        }
-        if (oneEngine && engine.pollFor(satisfied, nanos, registration)) {
-            return;
-        }
-        registration.run();
         Set<Completions> engines = Collections.newSetFromMap(new IdentityHashMap<>());
         for (IoRequest r : requests) {
             engines.add(r.engine());
         }
+        if (engines.size() == 1 && engines.iterator().next().pollFor(satisfied, nanos, registration)) {
+            return;
+        }
+        registration.run();
         engines.forEach(e -> e.parking(true));
         try {
             if (!satisfied.getAsBoolean()) {
@@ -118,6 +113,26 @@ public final class IoRequests {
             }
         } finally {
             engines.forEach(e -> e.parking(false));
+        }
+    }
+
+    /**
+     * Waits until every request of {@code requests} is done, however often the thread is interrupted (a
+     * buffer must not go back to its owner while the kernel may still write it); the interrupt is kept.
+     */
+    public static void awaitAllUninterruptibly(List<IoRequest> requests) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (awaitAll(requests, Long.MAX_VALUE)) {
+                    break;
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
