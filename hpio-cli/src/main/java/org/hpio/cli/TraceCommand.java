@@ -72,14 +72,17 @@ final class TraceCommand implements Runnable {
             Path realRoot = root.toAbsolutePath().toRealPath();
             List<TraceEvent> events = new ArrayList<>();
             int outside = 0;
+            double start = 0;
             for (StraceLog.Open open : opens) {
                 Path file = Path.of(open.path());
                 if (!file.startsWith(realRoot) || !Files.isRegularFile(file)) {
                     outside++;
                     continue;
                 }
-                double seconds = Math.max(events.isEmpty() ? 0 : events.getLast().seconds(),
-                        open.epochSeconds() - opens.getFirst().epochSeconds());
+                if (events.isEmpty()) {
+                    start = open.epochSeconds();   // the run starts at its first load: 0, so an appended run is told apart
+                }
+                double seconds = Math.max(events.isEmpty() ? 0 : events.getLast().seconds(), open.epochSeconds() - start);
                 events.add(TraceEvent.load(seconds, realRoot.relativize(file).toString(), Files.size(file)));
             }
             System.err.printf("hpio trace record: %d loads under %s (%d opens elsewhere or not of regular"

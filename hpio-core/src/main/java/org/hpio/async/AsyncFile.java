@@ -467,7 +467,7 @@ public final class AsyncFile implements Closeable {
             for (IoRequest part : e.submitted()) {
                 engine.cancel(part);
             }
-            awaitUninterruptibly(e.submitted());
+            IoRequests.awaitAllUninterruptibly(e.submitted());
             tracked.remove(r);
             giveBack(r.stagingBuffers(), stagingBytes);
             throw (IOException) e.getCause();
@@ -478,22 +478,6 @@ public final class AsyncFile implements Closeable {
         }
         r.attach(submitted);
         return r;
-    }
-
-    private static void awaitUninterruptibly(List<IoRequest> requests) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                if (IoRequests.awaitAll(requests, Long.MAX_VALUE)) {
-                    break;
-                }
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** Returns staging buffers, the budget they held, and this file's slot, after a failed initiation. */
@@ -547,7 +531,9 @@ public final class AsyncFile implements Closeable {
                     r.pendingParts(pending);
                 }
                 if (pending.isEmpty()) {
-                    slots.tryAcquire(1, TimeUnit.MILLISECONDS);
+                    if (slots.tryAcquire(1, TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
                     continue;
                 }
                 IoRequests.awaitAny(pending, TimeUnit.MILLISECONDS.toNanos(50));
