@@ -39,6 +39,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class UringEngine extends EngineBase<UringEngine.UringJob> implements IoEngine {
     private static final long CANCEL_TAG = 1L << 62;
     private static final long WAKE_TAG = 1L << 61;
+    /** user_data of an entry turned into a NOP after io_uring_enter failed (see {@link #abandonUnconsumed}). */
+    private static final long ABANDONED_TAG = 1L << 60;
     private static final int[] REQUIRED_OPS = {UringLayout.IORING_OP_NOP, UringLayout.IORING_OP_READ,
             UringLayout.IORING_OP_WRITE, UringLayout.IORING_OP_FSYNC, UringLayout.IORING_OP_ASYNC_CANCEL};
 
@@ -79,6 +81,10 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private final AtomicInteger listeners = new AtomicInteger();
     /** Pollers waiting for the reap lock, to be woken when its holder leaves. */
     private final Queue<Thread> standby = new ConcurrentLinkedQueue<>();
+    /** Jobs failed because io_uring_enter refused their entries, to be completed outside submitLock. */
+    private final Queue<UringJob> abandoned = new ConcurrentLinkedQueue<>();
+    /** The errno of the last io_uring_enter that failed outright (guarded by submitLock). */
+    private int refusedErrno = Errno.EIO;
 
     private UringEngine(EngineConfig config, UringRing ring) {
         super(config);
@@ -169,12 +175,16 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         submitLock.lock();
         try {
             for (UringJob job : jobs) {
-                queue(job);
+                if (!queue(job)) {
+                    job.writeErrno = refusedErrno;
+                    abandoned.add(job);
+                }
             }
             submitQueued();
         } finally {
             submitLock.unlock();
         }
+        finishAbandoned();
         reapAvailable();
         if (failure != null) {
             throw new PartialSubmissionException(requests, operations.size(), failure);
@@ -182,9 +192,15 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         return requests;
     }
 
-    /** Fills the entries of {@code job} (under submitLock). */
-    private void queue(UringJob job) throws IOException {
+    /**
+     * Fills the entries of {@code job} (under submitLock); false, taking nothing, when the submission queue
+     * has no room even after a submit (only after io_uring_enter failed, see {@link #submitQueued}).
+     */
+    private boolean queue(UringJob job) {
         IoOperation op = job.op();
+        if (!makeRoom(op.kind() == IoOperation.Kind.WRITE_THEN_FSYNC ? 2 : 1)) {
+            return false;
+        }
         switch (op.kind()) {
             case READ -> job.writeSlot = prepare(job, UringLayout.IORING_OP_READ, (byte) 0, op.buffer(), op.position(), 0);
             case WRITE -> job.writeSlot = prepare(job, UringLayout.IORING_OP_WRITE, (byte) 0, op.buffer(), op.position(), 0);
@@ -192,10 +208,19 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             case NOP -> job.otherSlot = prepare(job, UringLayout.IORING_OP_NOP, (byte) 0, null, 0, 0);
             case WRITE_THEN_FSYNC -> queueWriteThenFsync(job);
         }
+        return true;
+    }
+
+    /** Room for {@code entries} entries, submitting what is queued if need be; a linked pair never straddles two submits. */
+    private boolean makeRoom(int entries) {
+        if (ring.sqSpace() < entries) {
+            submitQueued();
+        }
+        return ring.sqSpace() >= entries;
     }
 
     /** The rest of the write (from job.written), linked to an fsync. */
-    private void queueWriteThenFsync(UringJob job) throws IOException {
+    private void queueWriteThenFsync(UringJob job) {
         IoOperation op = job.op();
         MemorySegment rest = op.buffer().asSlice(job.written);
         job.writeErrno = 0;
@@ -210,12 +235,10 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     }
 
     /** One entry for {@code job}; returns its slot. */
-    private int prepare(UringJob job, byte opcode, byte flags, MemorySegment buffer, long position, int opFlags)
-            throws IOException {
+    private int prepare(UringJob job, byte opcode, byte flags, MemorySegment buffer, long position, int opFlags) {
         long sqe = ring.nextSqe();
         if (sqe < 0) {
-            submitQueued();
-            sqe = ring.nextSqe();
+            throw new IllegalStateException("no submission entry although room was made");   // a bug here
         }
         int slot = freeSlots[--freeCount];
         slots[slot] = job;
@@ -227,20 +250,60 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         return slot;
     }
 
-    /** Publishes and submits every queued entry (under submitLock). */
-    private void submitQueued() throws IOException {
+    /**
+     * Publishes and submits every queued entry (under submitLock). EAGAIN/EBUSY (completions must drain first)
+     * and EINTR are retried; any other failure of io_uring_enter consumed nothing, so the entries still waiting
+     * are turned into NOPs and their requests fail with that errno (see {@link #finishAbandoned}): no request is
+     * left live for an operation the kernel never got, and no caller is told "failed" for one it will still do.
+     */
+    private void submitQueued() {
         int pending = ring.flush();
         while (pending > 0) {
             try {
                 pending -= ring.enter(pending, 0, false);
             } catch (IOException e) {
                 int errno = Errno.of(e);
+                if (errno == Errno.EINTR) {
+                    continue;
+                }
                 if (errno != Errno.EAGAIN && errno != 16 /* EBUSY */) {
-                    throw e;
+                    refusedErrno = errno == 0 ? Errno.EIO : errno;
+                    abandonUnconsumed(refusedErrno);
+                    return;
                 }
                 reapAvailable();                 // completions must drain first
                 LockSupport.parkNanos(50_000);
             }
+        }
+    }
+
+    /** Neutralizes the entries the kernel did not take and marks their jobs failed with {@code errno} (under submitLock). */
+    private void abandonUnconsumed(int errno) {
+        ring.neutralizeUnconsumed(ABANDONED_TAG, userData -> {
+            if ((userData & (CANCEL_TAG | WAKE_TAG | ABANDONED_TAG)) != 0) {
+                return;
+            }
+            int slot = (int) userData;
+            UringJob job = slots[slot];
+            slots[slot] = null;
+            freeSlots[freeCount++] = slot;
+            job.partsOut--;
+            if (slot == job.writeSlot) {
+                job.writeErrno = errno;
+            } else {
+                job.fsyncErrno = errno;
+            }
+            if (job.partsOut == 0) {
+                abandoned.add(job);
+            }
+        });
+    }
+
+    /** Completes the jobs {@link #abandonUnconsumed} failed; called after submitLock is released. */
+    private void finishAbandoned() {
+        UringJob job;
+        while ((job = abandoned.poll()) != null) {
+            complete(job);
         }
     }
 
@@ -252,22 +315,19 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         }
         submitLock.lock();
         try {
+            boolean asked = false;
             for (int slot : new int[]{job.writeSlot, job.otherSlot}) {
-                if (slot >= 0 && slots[slot] == job) {
-                    long sqe = ring.nextSqe();
-                    if (sqe < 0) {
-                        submitQueued();
-                        sqe = ring.nextSqe();
-                    }
-                    ring.prep(sqe, UringLayout.IORING_OP_ASYNC_CANCEL, (byte) 0, -1, slot, 0, 0, 0, CANCEL_TAG | slot);
+                if (slot >= 0 && slots[slot] == job && makeRoom(1)) {
+                    ring.prep(ring.nextSqe(), UringLayout.IORING_OP_ASYNC_CANCEL, (byte) 0, -1, slot, 0, 0, 0,
+                            CANCEL_TAG | slot);
+                    asked = true;
                 }
             }
             submitQueued();
-            return true;
-        } catch (IOException e) {
-            return false;
+            return asked;
         } finally {
             submitLock.unlock();
+            finishAbandoned();
         }
     }
 
@@ -408,7 +468,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     }
 
     private void dispatch(long userData, int result) {
-        if ((userData & (CANCEL_TAG | WAKE_TAG)) != 0) {
+        if ((userData & (CANCEL_TAG | WAKE_TAG | ABANDONED_TAG)) != 0) {
             return;
         }
         int slot = (int) userData;
@@ -423,15 +483,12 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             if (job.partsOut > 0) {
                 return;
             }
-            try {
-                if (continueShortWrite(job)) {
-                    return;
-                }
-            } catch (IOException e) {
-                job.writeErrno = Errno.of(e);
+            if (continueShortWrite(job)) {
+                return;
             }
         } finally {
             submitLock.unlock();
+            finishAbandoned();
         }
         complete(job);
     }
@@ -452,13 +509,16 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     }
 
     /** A write-then-fsync whose write came back short (and so broke the link) goes on; true if resubmitted. */
-    private boolean continueShortWrite(UringJob job) throws IOException {
+    private boolean continueShortWrite(UringJob job) {
         IoOperation op = job.op();
         if (op.kind() != IoOperation.Kind.WRITE_THEN_FSYNC || job.writeErrno != 0
                 || job.written >= op.buffer().byteSize() || closing) {
             return false;
         }
-        queueWriteThenFsync(job);
+        if (!queue(job)) {
+            job.writeErrno = refusedErrno;
+            return false;
+        }
         submitQueued();
         return true;
     }

@@ -42,6 +42,9 @@ public final class UringLayout {
     public static final int IORING_SETUP_CQSIZE = 1 << 3;
     public static final int IORING_SETUP_CLAMP = 1 << 4;
     public static final int IORING_SETUP_SUBMIT_ALL = 1 << 7;
+    public static final int IORING_SETUP_COOP_TASKRUN = 1 << 8;
+    public static final int IORING_SETUP_SINGLE_ISSUER = 1 << 12;
+    public static final int IORING_SETUP_DEFER_TASKRUN = 1 << 13;
     public static final int IORING_FEAT_SINGLE_MMAP = 1;
     public static final int IORING_FEAT_NODROP = 1 << 1;
     public static final int IORING_ENTER_GETEVENTS = 1;

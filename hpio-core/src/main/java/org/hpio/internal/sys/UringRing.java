@@ -116,9 +116,14 @@ public final class UringRing implements AutoCloseable {
      * kernel.io_uring_disabled; ENOMEM: memlock) when it cannot.
      */
     public static UringRing create(int entries, int cqEntries) throws IOException {
+        return create(entries, cqEntries, 0);
+    }
+
+    /** As {@link #create(int, int)}, with more IORING_SETUP_ flags (say SINGLE_ISSUER | DEFER_TASKRUN). */
+    public static UringRing create(int entries, int cqEntries, int setupFlags) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment params = arena.allocate(PARAMS);
-            params.set(JAVA_INT, offset(PARAMS, "flags"), UringLayout.IORING_SETUP_CQSIZE | UringLayout.IORING_SETUP_CLAMP);
+            params.set(JAVA_INT, offset(PARAMS, "flags"), UringLayout.IORING_SETUP_CQSIZE | UringLayout.IORING_SETUP_CLAMP | setupFlags);
             params.set(JAVA_INT, offset(PARAMS, "cq_entries"), cqEntries);
             int fd = UringCalls.setup(entries, params);
             try {
@@ -247,6 +252,24 @@ public final class UringRing implements AutoCloseable {
             publishedTail = sqeTail;
         }
         return toSubmit;
+    }
+
+    /**
+     * After io_uring_enter failed outright (it consumed nothing): turns every published entry the kernel has not
+     * consumed into a NOP with user_data {@code tag}, handing each one's former user_data to {@code formerUserData}
+     * first; returns how many. Published entries cannot be taken back (the kernel reads them at the next enter),
+     * but a NOP touches no buffer and no file, so the requests behind them may complete at once.
+     */
+    public int neutralizeUnconsumed(long tag, java.util.function.LongConsumer formerUserData) {
+        int head = (int) INT.getAcquire(sqRing, sqHeadOffset);
+        for (int i = head; i != publishedTail; i++) {
+            long sqe = SQE_SIZE * (i & sqMask);
+            formerUserData.accept(sqes.get(JAVA_LONG, sqe + SQE_USER_DATA));
+            sqes.asSlice(sqe, SQE_SIZE).fill((byte) 0);
+            sqes.set(JAVA_BYTE, sqe + SQE_OPCODE, UringLayout.IORING_OP_NOP);
+            sqes.set(JAVA_LONG, sqe + SQE_USER_DATA, tag);
+        }
+        return publishedTail - head;
     }
 
     /** True when an SQPOLL thread sleeps and needs IORING_ENTER_SQ_WAKEUP (after a full fence, as liburing). */

@@ -66,6 +66,9 @@ class UringLayoutTest {
         expected.put("IORING_FSYNC_DATASYNC", (long) UringLayout.IORING_FSYNC_DATASYNC);
         expected.put("IORING_SETUP_CQSIZE", (long) UringLayout.IORING_SETUP_CQSIZE);
         expected.put("IORING_SETUP_CLAMP", (long) UringLayout.IORING_SETUP_CLAMP);
+        expected.put("IORING_SETUP_COOP_TASKRUN", (long) UringLayout.IORING_SETUP_COOP_TASKRUN);
+        expected.put("IORING_SETUP_SINGLE_ISSUER", (long) UringLayout.IORING_SETUP_SINGLE_ISSUER);
+        expected.put("IORING_SETUP_DEFER_TASKRUN", (long) UringLayout.IORING_SETUP_DEFER_TASKRUN);
         expected.put("IORING_FEAT_SINGLE_MMAP", (long) UringLayout.IORING_FEAT_SINGLE_MMAP);
         expected.put("IORING_FEAT_NODROP", (long) UringLayout.IORING_FEAT_NODROP);
         expected.put("IORING_ENTER_GETEVENTS", (long) UringLayout.IORING_ENTER_GETEVENTS);

@@ -1,0 +1,53 @@
+package org.hpio.internal.sys;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The ring's own mechanics that the engine relies on when io_uring_enter fails. */
+class UringRingTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void unconsumedEntriesBecomeNopsThatTouchNoBuffer() throws Exception {
+        Path file = dir.resolve("data");
+        Files.write(file, new byte[]{1, 2, 3, 4, 5, 6, 7, 8});
+        try (NativeFile f = NativeFile.open(file, Syscalls.O_RDONLY | Syscalls.O_CLOEXEC);
+             NativeFile.Lease lease = f.lease();
+             UringRing ring = UringRing.create(8, 16);
+             Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = arena.allocate(8);
+            buffer.fill((byte) 0x55);
+            ring.prep(ring.nextSqe(), UringLayout.IORING_OP_READ, (byte) 0, lease.fd(), buffer.address(), 8, 0, 0, 41);
+            ring.prep(ring.nextSqe(), UringLayout.IORING_OP_READ, (byte) 0, lease.fd(), buffer.address(), 8, 0, 0, 42);
+            assertEquals(2, ring.flush());            // published: the kernel would read them at the next enter
+
+            List<Long> former = new ArrayList<>();
+            assertEquals(2, ring.neutralizeUnconsumed(7L << 60, former::add));
+            assertEquals(List.of(41L, 42L), former);
+
+            assertEquals(2, ring.enter(2, 2, true));  // the kernel takes the published entries now
+            List<long[]> seen = new ArrayList<>();
+            ring.reap((userData, result) -> seen.add(new long[]{userData, result}));
+            assertEquals(2, seen.size());
+            for (long[] cqe : seen) {
+                assertEquals(7L << 60, cqe[0]);
+                assertEquals(0, cqe[1]);
+            }
+            for (int i = 0; i < 8; i++) {
+                assertEquals((byte) 0x55, buffer.get(JAVA_BYTE, i), "byte " + i + " was written by a neutralized read");
+            }
+            assertEquals(0, ring.neutralizeUnconsumed(1, former::add));   // nothing left unconsumed
+        }
+    }
+}
