@@ -1,6 +1,7 @@
 package org.hpio.cli;
 
 import org.hpio.archive.cache.CacheSimulator;
+import org.hpio.archive.cache.LoadCost;
 import org.hpio.archive.cache.SyntheticTraces;
 import org.hpio.archive.order.FileCacheModel;
 import org.hpio.archive.order.Layout;
@@ -25,7 +26,8 @@ import java.util.concurrent.Callable;
                 "byte hit rate, non-compulsory misses and seeks (002 §4.3-4.4); writes the Figure 3 charts."})
 final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--trace", required = true, paramLabel = "T",
-            description = "trace file (Pyrogenesis text form), or 'synthetic' for the built-in widely-spaced-repeats trace")
+            description = "trace file (Pyrogenesis text form), or 'synthetic' for the built-in widely-spaced-repeats trace"
+                    + " ('synthetic-equal-sizes': its variant with shared files as large as the others)")
     String trace;
 
     @Option(names = "--sizes", split = ",", paramLabel = "SIZE",
@@ -39,6 +41,11 @@ final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--bypass-share", paramLabel = "S", description = "files over this share of the cache bypass it (default: 0.25)")
     double bypassShare = 0.25;
+
+    @Option(names = "--cost", paramLabel = "MODEL",
+            description = "what a file costs Landlord: 'uniform' (1 each, the paper's runs; default) or "
+                    + "'load-time:MS:MBPS' (positioning ms + size / MB/s, e.g. load-time:10:40 for the paper's disk)")
+    String cost = "uniform";
 
     @Option(names = "--order", paramLabel = "FILE",
             description = "archive order for the seek count: a file listing paths one per line, 'trace' for the "
@@ -62,7 +69,12 @@ final class SimulateCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--bypass-share must be in (0, 1], was " + bypassShare);
         }
         policies.forEach(CacheSimulation::model); // unknown names fail before any work
-        Trace t = trace.equals("synthetic") ? SyntheticTraces.widelySpacedRepeats() : Trace.read(Path.of(trace));
+        LoadCost loadCost = parseCost(cost);
+        Trace t = switch (trace) {
+            case "synthetic" -> SyntheticTraces.widelySpacedRepeats();
+            case "synthetic-equal-sizes" -> SyntheticTraces.widelySpacedRepeatsEqualSizes();
+            default -> Trace.read(Path.of(trace));
+        };
         List<Long> capacities = sizes.isEmpty() ? CacheSimulation.defaultSizes(t)
                 : sizes.stream().map(BenchOptions::parseSize).toList();
         for (long c : capacities) {
@@ -71,12 +83,12 @@ final class SimulateCommand implements Callable<Integer> {
             }
         }
         Layout layout = layout(t);
-        List<CacheSimulator.Result> results = CacheSimulation.run(t, capacities, policies, bypassShare, layout);
-        System.out.printf("trace %s: %d loads, %d distinct bytes; files over %.0f%% of the cache bypass it%n",
-                trace, t.loadCount(), CacheSimulator.distinctBytes(t), 100 * bypassShare);
+        List<CacheSimulator.Result> results = CacheSimulation.run(t, capacities, policies, bypassShare, layout, loadCost);
+        System.out.printf("trace %s: %d loads, %d distinct bytes; files over %.0f%% of the cache bypass it; cost %s%n",
+                trace, t.loadCount(), CacheSimulator.distinctBytes(t), 100 * bypassShare, cost);
         System.out.print(CacheSimulation.table(results));
         Files.createDirectories(chartDir);
-        String name = trace.equals("synthetic") ? "synthetic" : Path.of(trace).getFileName().toString();
+        String name = trace.startsWith("synthetic") && !Files.exists(Path.of(trace)) ? trace : Path.of(trace).getFileName().toString();
         for (Chart chart : CacheSimulation.charts(results, name)) {
             Path png = ChartRenderer.render(chart, chartDir);
             if (png != null) {
@@ -84,6 +96,23 @@ final class SimulateCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** {@code uniform} or {@code load-time:MS:MBPS}; IllegalArgumentException saying the form otherwise. */
+    static LoadCost parseCost(String text) {
+        if (text.equals("uniform")) {
+            return LoadCost.UNIFORM;
+        }
+        String[] parts = text.split(":");
+        if (parts.length == 3 && parts[0].equals("load-time")) {
+            try {
+                return LoadCost.loadTime(Double.parseDouble(parts[1]) / 1e3, Double.parseDouble(parts[2]) * 1e6);
+            } catch (NumberFormatException e) {
+                // falls through to the message below
+            }
+        }
+        throw new IllegalArgumentException("--cost: expected 'uniform' or 'load-time:MS:MBPS' (say load-time:10:40), got '"
+                + text + "'");
     }
 
     private Layout layout(Trace t) throws java.io.IOException {

@@ -52,4 +52,24 @@ class SimulateCommandTest {
         assertEquals(1, exit);
         assertTrue(err.toString().contains("no cache policy named 'arc'"), err.toString());
     }
+
+    @Test
+    void loadTimeCostChangesLandlordsChoicesAndABadModelIsAClearError() {
+        var uniform = SimulateCommand.parseCost("uniform");
+        var disk = SimulateCommand.parseCost("load-time:10:40");
+        assertEquals(1.0, uniform.of(123_456));
+        assertEquals(0.010 + 400_000 / 40e6, disk.of(400_000), 1e-12);
+        for (String bad : new String[]{"load-time:10", "load-time:x:40", "load-time:-1:40", "weighted"}) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> SimulateCommand.parseCost(bad));
+            assertTrue(e.getMessage().contains("positive") || e.getMessage().contains("'" + bad + "'"), e.getMessage());
+        }
+        var trace = org.hpio.archive.cache.SyntheticTraces.widelySpacedRepeats();
+        long size = 16 << 20;
+        var a = org.hpio.archive.cache.CacheSimulator.replay(trace, "u", org.hpio.archive.cache.PolicyCache.model(
+                org.hpio.archive.cache.Policies.require("landlord-lazy"), size, uniform), size, 0.25, null);
+        var b = org.hpio.archive.cache.CacheSimulator.replay(trace, "d", org.hpio.archive.cache.PolicyCache.model(
+                org.hpio.archive.cache.Policies.require("landlord-lazy"), size, disk), size, 0.25, null);
+        assertTrue(a.hits() != b.hits(), "cost must change what Landlord keeps: " + a + " vs " + b);
+    }
 }

@@ -1,6 +1,7 @@
 package org.hpio.bench.cache;
 
 import org.hpio.archive.cache.CacheSimulator;
+import org.hpio.archive.cache.LoadCost;
 import org.hpio.archive.cache.PolicyCache;
 import org.hpio.archive.cache.Policies;
 import org.hpio.archive.order.FileCacheModel;
@@ -30,6 +31,11 @@ public final class CacheSimulation {
 
     /** The model of cache {@code name} at a size; IllegalArgumentException listing the names for an unknown one. */
     public static Function<Long, FileCacheModel> model(String name) {
+        return model(name, LoadCost.UNIFORM);
+    }
+
+    /** As {@link #model(String)}, Landlord's files costing what {@code cost} says (Caffeine and LRU ignore cost). */
+    public static Function<Long, FileCacheModel> model(String name, LoadCost cost) {
         if (name.equals(CaffeineFileCache.NAME)) {
             return CaffeineFileCache::model;
         }
@@ -37,13 +43,19 @@ public final class CacheSimulation {
             throw new IllegalArgumentException("no cache policy named '" + name + "'; the policies are: "
                     + String.join(", ", cacheNames()));
         }
-        return size -> PolicyCache.model(Policies.require(name), size);
+        return size -> PolicyCache.model(Policies.require(name), size, cost);
     }
 
     /** Every cache of {@code names} at every size of {@code sizes}, in that order (sizes outer). */
     public static List<CacheSimulator.Result> run(Trace trace, List<Long> sizes, List<String> names, double bypassShare,
                                                   Layout layout) {
-        List<Function<Long, FileCacheModel>> models = names.stream().map(CacheSimulation::model).toList();
+        return run(trace, sizes, names, bypassShare, layout, LoadCost.UNIFORM);
+    }
+
+    /** As {@link #run(Trace, List, List, double, Layout)} with files costing what {@code cost} says. */
+    public static List<CacheSimulator.Result> run(Trace trace, List<Long> sizes, List<String> names, double bypassShare,
+                                                  Layout layout, LoadCost cost) {
+        List<Function<Long, FileCacheModel>> models = names.stream().map(n -> model(n, cost)).toList();
         List<CacheSimulator.Result> results = new ArrayList<>();
         for (long size : sizes) {
             for (int i = 0; i < names.size(); i++) {
