@@ -56,7 +56,7 @@ class FaultMatrixTest {
         Leaks.Snapshot before = Leaks.snapshot();
         FaultInjector injector = FaultInjector.countdown(kind, mode, nth);
         EngineConfig config = EngineConfig.defaults().withMaxInFlight(32).withFaults(injector);
-        IoEngine engine = engineName.equals("uring") ? IoEngines.openUring(config) : IoEngines.openThreads(config);
+        IoEngine engine = org.hpio.reliability.TestEngines.open(engineName, config);
         DurabilityWorkload workload = new DurabilityWorkload(RECORDS, nth * 31L + kind.ordinal());
         Path file = dir.resolve("data");
         DurabilityWorkload.Outcome outcome;
