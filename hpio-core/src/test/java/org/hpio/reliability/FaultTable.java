@@ -18,6 +18,8 @@ import java.util.Map;
  */
 public final class FaultTable {
     public static final String FILE = "target/reliability/faults.txt";
+    /** Where the table goes instead of {@link #FILE} (the seccomp child keeps its own). */
+    public static final String FILE_PROPERTY = "hpio.faultTable";
 
     /** One line of the table. */
     public record Row(String fault, long operations, long faults, long acknowledgedBytesLost, long leaks) {
@@ -36,7 +38,7 @@ public final class FaultTable {
     public static synchronized void add(Row row) {
         ROWS.merge(row.fault(), row, Row::plus);
         try {
-            Path file = Path.of(FILE);
+            Path file = Path.of(System.getProperty(FILE_PROPERTY, FILE));
             Files.createDirectories(file.getParent());
             Files.writeString(file, render());
         } catch (IOException e) {
