@@ -67,7 +67,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * linked to a force: IOSQE_IO_LINK on io_uring) and completed successfully, or when the file was opened
  * with DSYNC or SYNC. A failed force is reported and is final: hpio never retries a force and then trusts
  * it (after a failed fsync the kernel may have dropped the dirty pages; fsyncgate). Completion of a plain
- * write means the data reached the kernel, nothing more.
+ * write means the data reached the kernel, nothing more. When opening creates the file, its directory is
+ * forced before the constructor returns, so a durable write's file does not vanish with its name.
  *
  * <h2>Synchronization</h2>
  * The Done methods take a time in milliseconds: 0 polls, {@link #TIME_INF} (or any negative value) waits for
@@ -122,7 +123,7 @@ public final class AsyncFile implements Closeable {
         this.options = options;
         this.engine = engine;
         this.writable = !mode.equals("r");
-        this.file = NativeFile.open(path, flags(mode, options));
+        this.file = NativeFile.openForcingNewName(path, flags(mode, options));
         this.slots = new Semaphore(options.maxInFlight());
     }
 

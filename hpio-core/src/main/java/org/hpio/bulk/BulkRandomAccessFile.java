@@ -29,6 +29,10 @@ import java.util.Objects;
  * swapped in bulk. Offsets are 64-bit. Errors: a bad range throws {@link IndexOutOfBoundsException}, and
  * reading past the end of the file throws {@link java.io.EOFException}, both before any I/O and with the
  * array and file pointer unchanged; a closed file throws {@link IOException}.
+ *
+ * <p>Durability: as for {@code RandomAccessFile}, data is durable after {@code getFD().sync()} (or
+ * {@code getChannel().force}); when the constructor created the file, it forced the directory too, so the
+ * new name is durable before any data is.
  */
 public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataInput, BulkDataOutput {
     private final NativeFile file;
@@ -61,10 +65,14 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
      * {@link ByteOrder#nativeOrder()} for the no-swap path.
      */
     public BulkRandomAccessFile(File file, String mode, ByteOrder arrayOrder) throws IOException {
+        boolean existed = file.exists();
         super(file, mode);
         try {
             this.order = Objects.requireNonNull(arrayOrder, "arrayOrder");
             this.file = NativeFile.open(file.toPath(), openFlags(mode));
+            if (!existed && !mode.equals("r")) {
+                NativeFile.forceDirectory(file.toPath().toAbsolutePath().getParent());   // the new name is durable
+            }
         } catch (IOException | RuntimeException e) {
             super.close();
             throw e;

@@ -1,5 +1,6 @@
 package org.hpio.internal.io;
 
+import org.hpio.internal.sys.Errno;
 import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
@@ -18,18 +19,27 @@ import java.util.concurrent.TimeUnit;
 abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     // Completions' defaults fit the thread-pool engine: its workers complete requests, a waiter just parks.
 
-    /** Per-request state: the request, and the lease that keeps its file open until completion. */
+    /**
+     * Per-request state: the request, and the lease that keeps its file open until completion. An injected
+     * fault may shorten what is really done ({@link #op()}: a prefix of the request's operation) or fail it.
+     */
     static class Job {
         final IoRequest request;
         final NativeFile.Lease lease;
+        /** Set at admission when the fault hook shortened the operation; null otherwise. */
+        IoOperation shortened;
+        /** Set at admission when the fault hook fails the operation at completion; 0 otherwise. */
+        int injectedErrno;
 
         Job(IoRequest request, NativeFile.Lease lease) {
             this.request = request;
             this.lease = lease;
         }
 
+        /** What the engine really does: the request's operation, or the prefix a short fault left of it. */
         IoOperation op() {
-            return request.operation();
+            IoOperation s = shortened;
+            return s != null ? s : request.operation();
         }
 
         int fd() {
@@ -53,13 +63,22 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
 
     abstract J newJob(IoRequest request, NativeFile.Lease lease);
 
-    /** Admits {@code op}: waits for (or, fail-fast, demands) a free place in flight; leases its file. */
+    /**
+     * Admits {@code op}: asks the fault hook about it (once), waits for (or, fail-fast, demands) a free place
+     * in flight; leases its file. A refused submission (injected) throws before anything is held.
+     */
     final J admit(IoOperation op) throws IOException {
         if (closing) {
             throw new IOException("the " + engineName() + " engine is closed");
         }
         if (op.file() != null && op.file().isDirect() && op.buffer() != null) {
             op.file().directAlignment().check(op.buffer().address(), op.position(), op.buffer().byteSize());
+        }
+        InjectedFault fault = config.faults().faultFor(op);
+        if (fault.kind() == InjectedFault.Kind.REFUSE_SUBMISSION) {
+            throw Errno.exception("submit of " + op.kind().name().toLowerCase(java.util.Locale.ROOT)
+                    + " (injected fault)", fault.errno(), op.file() == null ? "(no file)" : op.file().path(),
+                    op.buffer() == null ? -1 : op.position());
         }
         acquirePermit();
         try {
@@ -69,6 +88,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             NativeFile.Lease lease = op.file() == null ? null : op.file().lease();
             IoRequest request = new IoRequest(op, this);
             J job = newJob(request, lease);
+            applyFault(job, fault);
             live.put(request, job);
             return job;
         } catch (IOException | RuntimeException e) {
@@ -108,12 +128,31 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         }
     }
 
+    /** Notes in {@code job} what the fault hook decided at admission (a shortened operation, a failure). */
+    private static void applyFault(Job job, InjectedFault fault) {
+        IoOperation op = job.request.operation();
+        switch (fault.kind()) {
+            case COMPLETE_WITH_ERRNO -> job.injectedErrno = fault.errno();
+            case SHORT -> {
+                if (op.kind() != IoOperation.Kind.READ && op.kind() != IoOperation.Kind.WRITE) {
+                    throw new IllegalStateException("a short transfer can only be injected into a read or write, not "
+                            + op.describe());
+                }
+                if (fault.bytes() < op.length()) {
+                    job.shortened = new IoOperation(op.kind(), op.file(), op.buffer().asSlice(0, fault.bytes()),
+                            op.position(), op.metadata());
+                }
+            }
+            case NONE, REFUSE_SUBMISSION -> { }
+        }
+    }
+
     /**
-     * Applies the configured fault hook: when it names an errno for {@code job}'s operation, the job completes
-     * with that error at once, without any I/O, and this returns true (the engine then does not submit it).
+     * Applies an injected failure: when the fault hook failed {@code job}'s operation at admission, the job
+     * completes with that errno at once, without any I/O, and this returns true (the engine does not submit it).
      */
     final boolean injectedFault(J job) {
-        int errno = config.faults().errnoFor(job.op());
+        int errno = job.injectedErrno;
         if (errno == 0) {
             return false;
         }

@@ -7,9 +7,10 @@ package org.hpio.internal.io;
  * @param maxStagingBytes off-heap staging bytes callers may hold for requests in flight (see {@link StagingBudget})
  * @param failFast        at a bound, fail at once with {@link EngineSaturatedException} instead of waiting
  * @param threads         worker threads of the portable engine (the io_uring engine uses one completion thread)
- * @param faults          the fault hook: asked for every operation at submission, an errno it returns (not 0)
- *                        completes the operation with that error instead of doing it (tests, the reliability
- *                        suite); {@link FaultHook#NONE} by default
+ * @param faults          the fault hook: asked once for every operation at submission; what it decides
+ *                        ({@link InjectedFault}: an errno completing the operation without I/O, a short
+ *                        transfer, or a refused submission) happens instead of the plain operation (tests, the
+ *                        reliability suite, see {@link FaultInjector}); {@link FaultHook#NONE} by default
  */
 public record EngineConfig(int maxInFlight, long maxStagingBytes, boolean failFast, int threads, FaultHook faults) {
     /** Decides, per operation, whether to fail it with an injected errno (0: do it for real). */
@@ -18,6 +19,16 @@ public record EngineConfig(int maxInFlight, long maxStagingBytes, boolean failFa
         FaultHook NONE = op -> 0;
 
         int errnoFor(IoOperation operation);
+
+        /**
+         * The whole decision for {@code operation}, asked exactly once per operation at submission. By default
+         * {@link #errnoFor}'s errno as a failed completion; hooks with richer outcomes (short transfers,
+         * refused submissions) override this.
+         */
+        default InjectedFault faultFor(IoOperation operation) {
+            int errno = errnoFor(operation);
+            return errno == 0 ? InjectedFault.NONE : InjectedFault.completeWith(errno);
+        }
     }
 
     public static final int DEFAULT_MAX_IN_FLIGHT = 256;

@@ -31,6 +31,8 @@ public final class StagingBuffer {
     private final StagingPool pool;
     private final Arena arena;
     private final AtomicBoolean released = new AtomicBoolean();
+    /** Buffers acquired and not yet released, JVM-wide: the reliability suite's native-memory leak check. */
+    private static final java.util.concurrent.atomic.AtomicLong OUTSTANDING = new java.util.concurrent.atomic.AtomicLong();
 
     private StagingBuffer(MemorySegment whole, long bytes, StagingPool pool, Arena arena) {
         this.whole = whole;
@@ -44,12 +46,21 @@ public final class StagingBuffer {
         if (bytes < 0) {
             throw new IllegalArgumentException("negative size: " + bytes);
         }
+        StagingBuffer buffer;
         if (bytes <= POOLED_MAX) {
             StagingPool pool = POOLS[shiftFor(bytes) - MIN_SHIFT];
-            return new StagingBuffer(pool.acquire(), bytes, pool, null);
+            buffer = new StagingBuffer(pool.acquire(), bytes, pool, null);
+        } else {
+            Arena arena = Arena.ofShared();
+            buffer = new StagingBuffer(arena.allocate(bytes, 4096), bytes, null, arena);
         }
-        Arena arena = Arena.ofShared();
-        return new StagingBuffer(arena.allocate(bytes, 4096), bytes, null, arena);
+        OUTSTANDING.incrementAndGet();
+        return buffer;
+    }
+
+    /** Staging buffers acquired and not yet released, in the whole JVM. */
+    public static long outstanding() {
+        return OUTSTANDING.get();
     }
 
     /** The bytes {@link #acquire} of {@code bytes} occupies. */
@@ -79,6 +90,7 @@ public final class StagingBuffer {
         if (!released.compareAndSet(false, true)) {
             throw new IllegalStateException("staging buffer released twice");
         }
+        OUTSTANDING.decrementAndGet();
         if (pool != null) {
             pool.release(whole);
         } else {

@@ -39,6 +39,40 @@ public final class NativeFile implements Closeable {
         return new NativeFile(Syscalls.open(name, flags, 0666), flags, name);
     }
 
+    /**
+     * Opens {@code path} with {@code flags}; when they hold O_CREAT and this call created the file, the parent
+     * directory is forced too (fsync), so that the new name is as durable as a later force makes the data
+     * (README, Promises). Opening an existing file costs no extra force.
+     */
+    public static NativeFile openForcingNewName(Path path, int flags) throws IOException {
+        if ((flags & Syscalls.O_CREAT) == 0) {
+            return open(path, flags);
+        }
+        NativeFile created;
+        try {
+            created = open(path, flags | Syscalls.O_EXCL);
+        } catch (IOException e) {
+            if (Errno.of(e) == Errno.EEXIST) {
+                return open(path, flags);
+            }
+            throw e;
+        }
+        try {
+            forceDirectory(path.toAbsolutePath().getParent());
+        } catch (IOException | RuntimeException e) {
+            created.close();
+            throw e;
+        }
+        return created;
+    }
+
+    /** fsync on directory {@code dir}: makes the creations and renames in it durable. */
+    public static void forceDirectory(Path dir) throws IOException {
+        try (NativeFile d = open(dir, Syscalls.O_RDONLY | Syscalls.O_CLOEXEC)) {
+            d.force(true);
+        }
+    }
+
     /** The open(2) flags it was opened with. */
     public int flags() {
         return flags;

@@ -34,6 +34,7 @@ public final class Syscalls {
     public static final int O_WRONLY = 1;
     public static final int O_RDWR = 2;
     public static final int O_CREAT = 0100;
+    public static final int O_EXCL = 0200;
     public static final int O_TRUNC = 01000;
     public static final int O_DSYNC = 010000;
     public static final int O_DIRECT = 040000;
