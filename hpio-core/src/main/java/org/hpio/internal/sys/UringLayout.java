@@ -53,6 +53,11 @@ public final class UringLayout {
     public static final int IORING_FEAT_EXT_ARG = 1 << 8;
     public static final int IORING_SQ_NEED_WAKEUP = 1;
     public static final int IORING_REGISTER_PROBE = 8;
+    public static final int IORING_REGISTER_BUFFERS = 0;
+    public static final int IORING_REGISTER_FILES = 2;
+    public static final byte IORING_OP_READ_FIXED = 4;
+    public static final byte IORING_OP_WRITE_FIXED = 5;
+    public static final byte IOSQE_FIXED_FILE = 1;
     public static final int IO_URING_OP_SUPPORTED = 1;
 
     /** struct io_uring_getevents_arg: what IORING_ENTER_EXT_ARG passes (here: only a timeout). */

@@ -76,6 +76,11 @@ class UringLayoutTest {
         expected.put("IORING_FEAT_EXT_ARG", (long) UringLayout.IORING_FEAT_EXT_ARG);
         expected.put("IORING_SQ_NEED_WAKEUP", (long) UringLayout.IORING_SQ_NEED_WAKEUP);
         expected.put("IORING_REGISTER_PROBE", (long) UringLayout.IORING_REGISTER_PROBE);
+        expected.put("IORING_REGISTER_BUFFERS", (long) UringLayout.IORING_REGISTER_BUFFERS);
+        expected.put("IORING_REGISTER_FILES", (long) UringLayout.IORING_REGISTER_FILES);
+        expected.put("IORING_OP_READ_FIXED", (long) UringLayout.IORING_OP_READ_FIXED);
+        expected.put("IORING_OP_WRITE_FIXED", (long) UringLayout.IORING_OP_WRITE_FIXED);
+        expected.put("IOSQE_FIXED_FILE", (long) UringLayout.IOSQE_FIXED_FILE);
         expected.put("IO_URING_OP_SUPPORTED", (long) UringLayout.IO_URING_OP_SUPPORTED);
         expected.put("IORING_OFF_SQ_RING", UringLayout.IORING_OFF_SQ_RING);
         expected.put("IORING_OFF_CQ_RING", UringLayout.IORING_OFF_CQ_RING);
