@@ -139,7 +139,7 @@ final class CentralDirectory {
 
     /** The name of entry {@code i}. */
     String name(int i) {
-        String decoded = names.nonAscii.get(i);
+        String decoded = names.nonAscii.isEmpty() ? null : names.nonAscii.get(i);
         if (decoded != null) {
             return decoded;
         }
@@ -173,27 +173,51 @@ final class CentralDirectory {
         long[] sizes = {Integer.toUnsignedLong(i32(p + 24)), Integer.toUnsignedLong(i32(p + 20)),
                 Integer.toUnsignedLong(i32(p + 42))};
         names.add(index);
-        String name = name(index);
-        applyZip64(p + ZipFormat.CENTRAL_HEADER_SIZE + nameLength, extraLength, sizes, name);
+        if (sizes[0] == ZipFormat.MAX_32 || sizes[1] == ZipFormat.MAX_32 || sizes[2] == ZipFormat.MAX_32) {
+            applyZip64(p + ZipFormat.CENTRAL_HEADER_SIZE + nameLength, extraLength, sizes, name(index));
+        }
         uncompressed[index] = sizes[0];
         compressed[index] = sizes[1];
         localOffset[index] = sizes[2];
-        checkEntry(index, name, directoryOffset + p);
+        checkEntry(index, directoryOffset + p);
         return p + total;
     }
 
-    private void checkEntry(int i, String name, long at) throws ArchiveFormatException {
-        String unsafe = EntryNames.unsafeReason(name);
-        if (unsafe != null) {
-            throw new ArchiveFormatException(archive, "entry " + i + " at offset " + at + " has an unsafe name '"
-                    + name + "': " + unsafe);
+    private void checkEntry(int i, long at) throws ArchiveFormatException {
+        if (mayBeUnsafe(i)) {
+            String name = name(i);
+            String unsafe = EntryNames.unsafeReason(name);
+            if (unsafe != null) {
+                throw new ArchiveFormatException(archive, "entry " + i + " at offset " + at + " has an unsafe name '"
+                        + name + "': " + unsafe);
+            }
         }
         if (compressed[i] < 0 || uncompressed[i] < 0 || localOffset[i] < 0 || localOffset[i] >= dataLimit
                 || compressed[i] > dataLimit - localOffset[i]) {
-            throw new ArchiveFormatException(archive, "entry " + name + ": local header at offset " + localOffset[i]
+            throw new ArchiveFormatException(archive, "entry " + name(i) + ": local header at offset " + localOffset[i]
                     + " with " + compressed[i] + " compressed bytes lies outside the entry data (which ends at "
                     + dataLimit + ")");
         }
+    }
+
+    /**
+     * Whether entry {@code i}'s name needs {@link EntryNames#unsafeReason}: it is empty, not ASCII, starts with a
+     * separator, or holds a NUL, a ':' or two dots in a row. A quick scan of the raw bytes, so that opening makes
+     * no String for the usual name.
+     */
+    private boolean mayBeUnsafe(int i) {
+        int p = headerAt[i] + ZipFormat.CENTRAL_HEADER_SIZE;
+        int length = u16(headerAt[i] + 28);
+        if (length == 0 || raw[p] == '/' || raw[p] == '\\') {
+            return true;
+        }
+        for (int k = p; k < p + length; k++) {
+            byte c = raw[k];
+            if (c <= 0 || c == ':' || c == '.' && k + 1 < p + length && raw[k + 1] == '.') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Replaces each of {uncompressed, compressed, offset} that holds the marker by the Zip64 extra's value. */
@@ -287,12 +311,14 @@ final class CentralDirectory {
      */
     private final class NameTable {
         private final int[] slots;
+        private final int[] hashes;
         private final int mask;
         private final Map<Integer, String> nonAscii = new HashMap<>();
 
         NameTable(int entries) {
             int size = Integer.highestOneBit(Math.max(4, entries * 2 - 1)) << 1;
             slots = new int[size];
+            hashes = new int[entries];
             mask = size - 1;
         }
 
@@ -308,12 +334,13 @@ final class CentralDirectory {
                 byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
                 hash = hash(utf8, 0, utf8.length);
             }
+            hashes[index] = hash;
             for (int s = hash & mask; ; s = (s + 1) & mask) {
                 if (slots[s] == 0) {
                     slots[s] = index + 1;
                     return;
                 }
-                if (sameName(slots[s] - 1, index)) {
+                if (hashes[slots[s] - 1] == hash && sameName(slots[s] - 1, index)) {
                     return; // a duplicate name: the first keeps the slot
                 }
             }
@@ -324,7 +351,7 @@ final class CentralDirectory {
             int hash = hash(utf8, 0, utf8.length);
             for (int s = hash & mask; slots[s] != 0; s = (s + 1) & mask) {
                 int i = slots[s] - 1;
-                if (matches(i, name, utf8)) {
+                if (hashes[i] == hash && matches(i, name, utf8)) {
                     return i;
                 }
             }
@@ -332,7 +359,7 @@ final class CentralDirectory {
         }
 
         private boolean matches(int i, String name, byte[] utf8) {
-            String decoded = nonAscii.get(i);
+            String decoded = nonAscii.isEmpty() ? null : nonAscii.get(i);
             if (decoded != null) {
                 return decoded.equals(name);
             }
