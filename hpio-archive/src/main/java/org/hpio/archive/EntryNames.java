@@ -38,4 +38,29 @@ final class EntryNames {
         }
         return name;
     }
+
+    /**
+     * Why the entry name {@code name}, read from a foreign archive, is unsafe to use as a path (absolute, a
+     * drive letter, a {@code ..} component with either separator, a NUL, or empty); null when it is safe.
+     */
+    static String unsafeReason(String name) {
+        if (name.isEmpty()) {
+            return "the name is empty";
+        }
+        if (name.startsWith("/") || name.startsWith("\\") || name.length() >= 2 && name.charAt(1) == ':') {
+            return "an absolute path";
+        }
+        if (name.indexOf('\0') >= 0) {
+            return "it holds a NUL character";
+        }
+        if (!name.contains("..")) {
+            return null;
+        }
+        for (String part : name.split("[/\\\\]")) {
+            if (part.equals("..")) {
+                return "a '..' component leaves the archive root";
+            }
+        }
+        return null;
+    }
 }

@@ -17,6 +17,12 @@ final class Tools {
     private Tools() {
     }
 
+    /** Whether {@code tool} is on the PATH. */
+    static boolean installed(String tool) {
+        return System.getenv("PATH") != null && java.util.Arrays.stream(System.getenv("PATH")
+                .split(":")).anyMatch(dir -> java.nio.file.Files.isExecutable(Path.of(dir, tool)));
+    }
+
     /** Skips the calling test, naming the Debian package, when {@code tool} is not on the PATH. */
     static void assumeInstalled(String tool, String debianPackage) {
         boolean found = System.getenv("PATH") != null && java.util.Arrays.stream(System.getenv("PATH")

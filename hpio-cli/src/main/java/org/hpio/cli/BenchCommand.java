@@ -55,6 +55,12 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "DIR", description = "report folder (default: ./hpio-report/<date-time>)")
     Path reportDir;
 
+    @Option(names = "--trace", paramLabel = "T", description = "load trace to replay (archive suite; default: the python startup trace)")
+    Path trace;
+
+    @Option(names = "--trace-root", paramLabel = "DIR", description = "directory the trace's paths are relative to (default: python3's sys.prefix for the default trace)")
+    Path traceRoot;
+
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON (DESIGN.md's contract)")
     Path json;
 
@@ -66,7 +72,8 @@ final class BenchCommand implements Callable<Integer> {
         }
         List<Suite> chosen = choose();
         BenchOptions options = new BenchOptions(Optional.ofNullable(size).map(BenchOptions::parseSize), threads,
-                repetitions, BenchOptions.CacheMode.parse(cache), workDir.toAbsolutePath(), configs);
+                repetitions, BenchOptions.CacheMode.parse(cache), workDir.toAbsolutePath(), configs,
+                Optional.ofNullable(trace), Optional.ofNullable(traceRoot));
         Files.createDirectories(options.workDir());
         MachineInfo machine = MachineInfo.probe(options.workDir());
         Instant started = Instant.now();

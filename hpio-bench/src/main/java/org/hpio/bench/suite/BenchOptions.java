@@ -14,9 +14,17 @@ import java.util.Optional;
  * @param cache       which page-cache states to measure
  * @param workDir     where data files go (a real disk, not tmpfs)
  * @param configs     the configurations to run, by name; empty for all of them
+ * @param trace       a load trace to replay (the archive suite), empty for the suite's default
+ * @param traceRoot   the directory the trace's paths are relative to, empty for the suite's default
  */
 public record BenchOptions(Optional<Long> size, List<Integer> threads, int repetitions, CacheMode cache,
-                           Path workDir, List<String> configs) {
+                           Path workDir, List<String> configs, Optional<Path> trace, Optional<Path> traceRoot) {
+
+    /** Without a trace: each suite's default. */
+    public BenchOptions(Optional<Long> size, List<Integer> threads, int repetitions, CacheMode cache, Path workDir,
+                        List<String> configs) {
+        this(size, threads, repetitions, cache, workDir, configs, Optional.empty(), Optional.empty());
+    }
 
     /** Which page-cache states a suite measures. */
     public enum CacheMode {

@@ -1,5 +1,6 @@
 package org.hpio.bench.suite;
 
+import org.hpio.bench.archive.ArchiveSuite;
 import org.hpio.bench.async.AsyncSuite;
 import org.hpio.bench.engine.EngineSuite;
 
@@ -12,7 +13,8 @@ public final class Suites {
     }
 
     public static List<Suite> all() {
-        return List.of(new BulkSuite(), new ApproachesSuite(), new EngineSuite(), new AsyncSuite());
+        return List.of(new BulkSuite(), new ApproachesSuite(), new EngineSuite(), new AsyncSuite(),
+                new ArchiveSuite());
     }
 
     public static Optional<Suite> byName(String name) {

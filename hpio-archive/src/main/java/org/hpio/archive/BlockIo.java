@@ -1,0 +1,181 @@
+package org.hpio.archive;
+
+import org.hpio.async.AsyncFile;
+import org.hpio.async.AsyncFileOptions;
+import org.hpio.async.AsyncFileRequest;
+import org.hpio.internal.sys.DirectAlignment;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Asynchronous reads of one file for loads (002 §3.1): positional reads into off-heap memory through
+ * {@link AsyncFile} (io_uring, or the portable engine), at most a queue depth of them per reader, plus the
+ * block pool and block cache of that file, and the counts of {@link LoadStats}.
+ *
+ * <p>O_DIRECT: the file is opened with {@link AsyncFileOptions#direct()}; the alignment of buffers, offsets
+ * and lengths comes from statx through {@link DirectAlignment}. A read that is not aligned (the file's last,
+ * partial block) is sent to a second, buffered handle of the same file instead of failing. The block size
+ * must be a multiple of the offset alignment (checked at open).
+ *
+ * <p>Owns its file handles; close it after every reader is done. Thread-safe.
+ */
+final class BlockIo implements Closeable {
+    private final Path path;
+    private final AsyncFile file;
+    private final boolean direct;
+    private final int memoryAlignment;
+    private final int offsetAlignment;
+    private final long fileSize;
+    private final int blockSize;
+    private final int queueDepth;
+    private final BlockPool pool;
+    private final BlockCache cache;
+    private volatile AsyncFile buffered;
+    private final LongAdder reads = new LongAdder();
+    private final LongAdder bytesRead = new LongAdder();
+    private final LongAdder seeks = new LongAdder();
+    private final LongAdder loads = new LongAdder();
+    private final LongAdder userBytes = new LongAdder();
+    private long headAt = -1;
+
+    private BlockIo(Path path, AsyncFile file, LoadOptions options, DirectAlignment alignment, long fileSize,
+                    boolean withCache) {
+        this.path = path;
+        this.file = file;
+        this.direct = options.direct();
+        this.memoryAlignment = direct ? Math.max(64, alignment.memoryAlignment()) : 64;
+        this.offsetAlignment = direct ? alignment.offsetAlignment() : 1;
+        this.fileSize = fileSize;
+        this.blockSize = options.blockSize();
+        this.queueDepth = options.queueDepth();
+        int cacheBlocks = withCache ? options.blockCacheBlocks() : 0;
+        this.pool = new BlockPool(blockSize, Math.max(memoryAlignment, 4096), options.queueDepth() + 2);
+        this.cache = new BlockCache(pool, cacheBlocks);
+    }
+
+    /** Opens {@code path} for loads with {@code options}; {@code withCache}: keep a block cache (archives). */
+    static BlockIo open(Path path, LoadOptions options, boolean withCache) throws IOException {
+        AsyncFileOptions async = AsyncFileOptions.defaults().withDirect(options.direct())
+                .withMaxInFlight(Math.max(AsyncFileOptions.DEFAULT_MAX_IN_FLIGHT, options.queueDepth() * 2));
+        AsyncFile file;
+        try {
+            file = new AsyncFile(path, "r", async);
+        } catch (IOException e) {
+            throw new IOException("cannot open " + path + (options.direct() ? " with O_DIRECT" : "") + ": "
+                    + e.getMessage(), e);
+        }
+        try {
+            DirectAlignment alignment = options.direct() ? DirectAlignment.of(path) : null;
+            if (alignment != null && options.blockSize() % alignment.offsetAlignment() != 0) {
+                throw new IllegalArgumentException("block size " + options.blockSize() + " is not a multiple of "
+                        + path + "'s O_DIRECT alignment " + alignment.offsetAlignment());
+            }
+            return new BlockIo(path, file, options, alignment, file.length(), withCache);
+        } catch (IOException | RuntimeException e) {
+            file.close();
+            throw e;
+        }
+    }
+
+    Path path() {
+        return path;
+    }
+
+    long fileSize() {
+        return fileSize;
+    }
+
+    int blockSize() {
+        return blockSize;
+    }
+
+    int queueDepth() {
+        return queueDepth;
+    }
+
+    boolean direct() {
+        return direct;
+    }
+
+    int offsetAlignment() {
+        return offsetAlignment;
+    }
+
+    BlockCache cache() {
+        return cache;
+    }
+
+    /** Off-heap memory of {@code bytes} (at least one) aligned for this file's reads, from {@code arena}. */
+    MemorySegment allocate(Arena arena, long bytes) {
+        return arena.allocate(Math.max(1, bytes), Math.max(memoryAlignment, 64));
+    }
+
+    /**
+     * Starts reading {@code destination.byteSize()} bytes at {@code position} into {@code destination}, which
+     * belongs to the request until it is done. Unaligned reads of a direct file go through the page cache.
+     */
+    AsyncFileRequest read(long position, MemorySegment destination) throws IOException {
+        long length = destination.byteSize();
+        countRead(position, length);
+        boolean aligned = position % offsetAlignment == 0 && length % offsetAlignment == 0
+                && destination.address() % memoryAlignment == 0;
+        return (!direct || aligned ? file : buffered()).read(position, destination);
+    }
+
+    /** Reads block {@code block.index} (its bytes up to the end of the file) into the block's memory. */
+    AsyncFileRequest readBlock(BlockCache.Block block) throws IOException {
+        long position = block.index * blockSize;
+        block.length = (int) Math.min(blockSize, fileSize - position);
+        return read(position, block.memory.asSlice(0, block.length));
+    }
+
+    private synchronized void countRead(long position, long length) {
+        reads.increment();
+        bytesRead.add(length);
+        if (headAt >= 0 && position != headAt) {
+            seeks.increment();
+        }
+        headAt = position + length;
+    }
+
+    /** Counts one delivered file. */
+    void countLoad(long bytes) {
+        loads.increment();
+        userBytes.add(bytes);
+    }
+
+    LoadStats stats() {
+        return new LoadStats(loads.sum(), userBytes.sum(), reads.sum(), bytesRead.sum(), seeks.sum(), cache.hits());
+    }
+
+    private AsyncFile buffered() throws IOException {
+        AsyncFile b = buffered;
+        if (b == null) {
+            synchronized (this) {
+                b = buffered;
+                if (b == null) {
+                    b = new AsyncFile(path, "r", file.options().withDirect(false));
+                    buffered = b;
+                }
+            }
+        }
+        return b;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            file.close();
+        } finally {
+            AsyncFile b = buffered;
+            if (b != null) {
+                b.close();
+            }
+        }
+    }
+}

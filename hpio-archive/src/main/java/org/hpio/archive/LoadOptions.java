@@ -1,0 +1,65 @@
+package org.hpio.archive;
+
+import org.hpio.archive.cache.FileCache;
+
+/**
+ * How archives and loose files are loaded (002 §3.1, §3.2, §3.4, §3.5).
+ *
+ * @param blockSize        bytes per aligned block (a power of two, 4 KiB to 16 MiB; default 32 KiB, the size
+ *                         002 §4.2 found fastest): reads start and end on multiples of it
+ * @param queueDepth       blocks in flight at once (1 to 1024; default 4, 002 §3.2's "safe queue depth")
+ * @param direct           O_DIRECT: reads bypass the page cache; positions, lengths and buffers are aligned as
+ *                         the file system asks (statx), and a read that cannot be (the file's unaligned tail)
+ *                         goes through the page cache instead
+ * @param blockCacheBlocks blocks the small LRU block cache keeps (002 §3.5; 0 turns it off; default 16): the
+ *                         partial blocks at either end of an entry, which its neighbour shares
+ * @param fileCache        an optional whole-file cache (002 §3.5, {@link FileCache}); null for none. Loads of
+ *                         an archive then come from it and go into it; the archive does not own it
+ */
+public record LoadOptions(int blockSize, int queueDepth, boolean direct, int blockCacheBlocks, FileCache fileCache) {
+    public static final int DEFAULT_BLOCK_SIZE = 32 << 10;
+    public static final int DEFAULT_QUEUE_DEPTH = 4;
+    public static final int DEFAULT_BLOCK_CACHE_BLOCKS = 16;
+    public static final int MIN_BLOCK_SIZE = 4 << 10;
+    public static final int MAX_BLOCK_SIZE = 16 << 20;
+    public static final int MAX_QUEUE_DEPTH = 1024;
+
+    /** Checks every field; see the record's description for the ranges. */
+    public LoadOptions {
+        if (blockSize < MIN_BLOCK_SIZE || blockSize > MAX_BLOCK_SIZE || Integer.bitCount(blockSize) != 1) {
+            throw new IllegalArgumentException("block size must be a power of two from 4 KiB to 16 MiB, was "
+                    + blockSize);
+        }
+        if (queueDepth < 1 || queueDepth > MAX_QUEUE_DEPTH) {
+            throw new IllegalArgumentException("queue depth must be 1.." + MAX_QUEUE_DEPTH + ", was " + queueDepth);
+        }
+        if (blockCacheBlocks < 0) {
+            throw new IllegalArgumentException("block cache size must be >= 0 blocks, was " + blockCacheBlocks);
+        }
+    }
+
+    /** 32 KiB blocks, queue depth 4, through the page cache, a 16-block cache, no file cache. */
+    public static LoadOptions defaults() {
+        return new LoadOptions(DEFAULT_BLOCK_SIZE, DEFAULT_QUEUE_DEPTH, false, DEFAULT_BLOCK_CACHE_BLOCKS, null);
+    }
+
+    public LoadOptions withBlockSize(int bytes) {
+        return new LoadOptions(bytes, queueDepth, direct, blockCacheBlocks, fileCache);
+    }
+
+    public LoadOptions withQueueDepth(int blocks) {
+        return new LoadOptions(blockSize, blocks, direct, blockCacheBlocks, fileCache);
+    }
+
+    public LoadOptions withDirect(boolean on) {
+        return new LoadOptions(blockSize, queueDepth, on, blockCacheBlocks, fileCache);
+    }
+
+    public LoadOptions withBlockCacheBlocks(int blocks) {
+        return new LoadOptions(blockSize, queueDepth, direct, blocks, fileCache);
+    }
+
+    public LoadOptions withFileCache(FileCache cache) {
+        return new LoadOptions(blockSize, queueDepth, direct, blockCacheBlocks, cache);
+    }
+}

@@ -1,0 +1,361 @@
+package org.hpio.archive;
+
+import org.hpio.archive.cache.FileCache;
+import org.hpio.archive.cache.FileCacheConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link Archive#load}: the block pipeline (Deflate and stored, every block size and queue depth, O_DIRECT),
+ * on archives that Info-ZIP, Python and java.util.zip write; CRC checks; the block cache; streaming; the file
+ * cache.
+ */
+class ArchiveLoadTest {
+    @TempDir
+    Path dir;
+
+    /** Files that cross block boundaries at every block size tested, and an empty one. */
+    static Map<String, byte[]> files() {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        files.put("a/text.txt", TestTrees.text(300_001, 1));
+        files.put("a/noise.bin", TestTrees.random(70_000, 2));
+        files.put("b/small.txt", TestTrees.text(17, 3));
+        files.put("b/empty", new byte[0]);
+        files.put("c/mixed.bin", mixed(200_000, 4));
+        for (int i = 0; i < 20; i++) {
+            files.put("many/f" + i + ".txt", TestTrees.text(1_000 + 997 * i, 10 + i));
+        }
+        return files;
+    }
+
+    /** Half text, half noise: Deflate shrinks it somewhat. */
+    static byte[] mixed(int size, int seed) {
+        byte[] b = TestTrees.text(size, seed);
+        byte[] noise = TestTrees.random(size / 2, seed);
+        System.arraycopy(noise, 0, b, size / 4, noise.length);
+        return b;
+    }
+
+    static void assertLoadsAll(Path zip, Map<String, byte[]> files, LoadOptions options) throws IOException {
+        try (Archive archive = Archive.open(zip, options)) {
+            for (Map.Entry<String, byte[]> f : files.entrySet()) {
+                try (LoadedFile loaded = archive.load(f.getKey())) {
+                    assertArrayEquals(f.getValue(), loaded.toByteArray(), f.getKey() + " with " + options);
+                }
+            }
+            assertEquals(files.size(), archive.stats().loads());
+        }
+    }
+
+    private Path build(Map<String, byte[]> files, String name, double minSavings) throws IOException {
+        TestTrees.write(dir.resolve("tree"), files);
+        Path zip = dir.resolve(name);
+        new ArchiveBuilder(dir.resolve("tree")).minDeflateSavings(minSavings).addAll(files.keySet()).write(zip);
+        return zip;
+    }
+
+    @Test
+    void loadsEveryFileAtEveryBlockSizeAndQueueDepth() throws IOException {
+        Map<String, byte[]> files = files();
+        Path deflated = build(files, "deflate.zip", 0.0);
+        Path stored = build(files, "stored.zip", 1.0);
+        for (int blockSize : new int[]{4 << 10, 32 << 10, 128 << 10}) {
+            for (int depth : new int[]{1, 4, 32}) {
+                for (int cache : new int[]{0, 16}) {
+                    LoadOptions o = LoadOptions.defaults().withBlockSize(blockSize).withQueueDepth(depth)
+                            .withBlockCacheBlocks(cache);
+                    assertLoadsAll(deflated, files, o);
+                    assertLoadsAll(stored, files, o);
+                }
+            }
+        }
+    }
+
+    @Test
+    void loadsWithODirect() throws IOException {
+        Map<String, byte[]> files = files();
+        Path deflated = build(files, "deflate.zip", 0.0);
+        Path stored = build(files, "stored.zip", 1.0);
+        DirectIo.assumeSupported(deflated);
+        for (int blockSize : new int[]{4 << 10, 32 << 10}) {
+            LoadOptions o = LoadOptions.defaults().withDirect(true).withBlockSize(blockSize);
+            assertLoadsAll(deflated, files, o);
+            assertLoadsAll(stored, files, o);
+        }
+    }
+
+    @Test
+    void readsWhatInfoZipPythonAndTheJdkWrite() throws Exception {
+        Map<String, byte[]> files = files();
+        TestTrees.write(dir.resolve("tree"), files);
+        List<Path> archives = new java.util.ArrayList<>();
+        archives.add(jdkZip(files, dir.resolve("jdk.zip")));
+        if (Tools.installed("zip")) {
+            for (String level : List.of("-0", "-6")) {
+                Path zip = dir.resolve("zip" + level + ".zip");
+                assertEquals(0, Tools.run(dir.resolve("tree"), List.of("zip", "-r", "-q", level, zip.toString(), "."))
+                        .exitCode());
+                archives.add(zip);
+            }
+            Path piped = dir.resolve("piped.zip");
+            assertEquals(0, Tools.run(dir.resolve("tree"), List.of("sh", "-c", "zip -q -r - . | cat > " + piped))
+                    .exitCode());
+            archives.add(piped);
+        }
+        if (Tools.installed("python3")) {
+            for (String method : List.of("ZIP_STORED", "ZIP_DEFLATED")) {
+                archives.add(pythonZip(method, true, dir.resolve("py-" + method + ".zip")));
+            }
+        }
+        for (Path zip : archives) {
+            assertLoadsAll(zip, files, LoadOptions.defaults());
+            assertLoadsAll(zip, files, LoadOptions.defaults().withBlockSize(4096).withQueueDepth(1));
+        }
+    }
+
+    /** java.util.zip: Deflate entries with data descriptors, stored ones with sizes up front. */
+    static Path jdkZip(Map<String, byte[]> files, Path target) throws IOException {
+        try (ZipOutputStream z = new ZipOutputStream(Files.newOutputStream(target))) {
+            int i = 0;
+            for (Map.Entry<String, byte[]> f : files.entrySet()) {
+                ZipEntry e = new ZipEntry(f.getKey());
+                if (i++ % 3 == 0) {
+                    e.setMethod(ZipEntry.STORED);
+                    e.setSize(f.getValue().length);
+                    CRC32 crc = new CRC32();
+                    crc.update(f.getValue());
+                    e.setCrc(crc.getValue());
+                }
+                z.putNextEntry(e);
+                z.write(f.getValue());
+                z.closeEntry();
+            }
+        }
+        return target;
+    }
+
+    /** Python's zipfile, Zip64 extra fields on every entry when {@code zip64}. */
+    Path pythonZip(String method, boolean zip64, Path target) throws Exception {
+        String script = "import zipfile,os,sys\n"
+                + "with zipfile.ZipFile(sys.argv[1], 'w', zipfile." + method + ") as z:\n"
+                + "  for d, _, fs in sorted(os.walk('.')):\n"
+                + "    for f in sorted(fs):\n"
+                + "      p = os.path.relpath(os.path.join(d, f))\n"
+                + "      with open(p, 'rb') as src, z.open(p, 'w', force_zip64=" + (zip64 ? "True" : "False")
+                + ") as dst: dst.write(src.read())\n";
+        Tools.Result r = Tools.run(dir.resolve("tree"), List.of("python3", "-c", script, target.toString()));
+        assertEquals(0, r.exitCode(), r.output());
+        return target;
+    }
+
+    @Test
+    void otherMethodsAreAClearError() throws Exception {
+        Tools.assumeInstalled("python3", "python3");
+        TestTrees.write(dir.resolve("tree"), Map.of("x.txt", TestTrees.text(5000, 1)));
+        Path zip = dir.resolve("bz.zip");
+        Tools.Result r = Tools.run(dir.resolve("tree"), List.of("python3", "-c",
+                "import zipfile,sys\nzipfile.ZipFile(sys.argv[1],'w',zipfile.ZIP_BZIP2).write('x.txt')", zip.toString()));
+        assertEquals(0, r.exitCode(), r.output());
+        try (Archive archive = Archive.open(zip)) {
+            IOException e = assertThrows(ArchiveFormatException.class, () -> archive.load("x.txt"));
+            assertTrue(e.getMessage().endsWith("unsupported method 12 in entry x.txt"), e.getMessage());
+            assertThrows(ArchiveFormatException.class, () -> archive.stream("x.txt", c -> { }));
+        }
+    }
+
+    @Test
+    void aCorruptByteIsAnErrorNamingTheEntryAndNothingIsReturned() throws IOException {
+        Map<String, byte[]> files = files();
+        for (double savings : new double[]{0.0, 1.0}) {
+            Path zip = build(files, "z" + savings + ".zip", savings);
+            long at;
+            try (Archive archive = Archive.open(zip)) {
+                ArchiveEntry e = archive.entry("a/text.txt").orElseThrow();
+                at = archive.dataOffset(e) + e.compressedSize() / 2;
+            }
+            byte[] bytes = Files.readAllBytes(zip);
+            bytes[(int) at] ^= 0x10;
+            Files.write(zip, bytes);
+            try (Archive archive = Archive.open(zip)) {
+                IOException e = assertThrows(ArchiveFormatException.class, () -> archive.load("a/text.txt"));
+                assertTrue(e.getMessage().contains("entry a/text.txt"), e.getMessage());
+                IOException s = assertThrows(ArchiveFormatException.class,
+                        () -> archive.stream("a/text.txt", c -> { }));
+                assertTrue(s.getMessage().contains("entry a/text.txt"), s.getMessage());
+                try (LoadedFile other = archive.load("a/noise.bin")) {
+                    assertArrayEquals(files.get("a/noise.bin"), other.toByteArray());
+                }
+            }
+        }
+    }
+
+    @Test
+    void theBlockCacheAbsorbsTheBlockNeighboursShare() throws IOException {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        for (int i = 0; i < 40; i++) {
+            files.put("f" + i, TestTrees.text(9_000 + 311 * i, i));
+        }
+        Path zip = build(files, "small.zip", 0.0);
+        LoadStats with = loadInOrder(zip, files, 16);
+        LoadStats without = loadInOrder(zip, files, 0);
+        assertTrue(with.blockCacheHits() > 0, with.toString());
+        assertEquals(0, without.blockCacheHits());
+        assertTrue(with.bytesRead() < without.bytesRead(), with + " vs " + without);
+        assertEquals(without.reads() - with.reads(), with.blockCacheHits(), "each hit saves one read");
+        assertTrue(with.seeks() < without.seeks(), with + " vs " + without);
+    }
+
+    private static LoadStats loadInOrder(Path zip, Map<String, byte[]> files, int cacheBlocks) throws IOException {
+        try (Archive archive = Archive.open(zip, LoadOptions.defaults().withBlockSize(4096)
+                .withBlockCacheBlocks(cacheBlocks))) {
+            for (Map.Entry<String, byte[]> f : files.entrySet()) {
+                try (LoadedFile loaded = archive.load(f.getKey())) {
+                    assertArrayEquals(f.getValue(), loaded.toByteArray());
+                }
+            }
+            return archive.stats();
+        }
+    }
+
+    @Test
+    void aLoadedFileIsAReadOnlyViewFreedOnClose() throws IOException {
+        Map<String, byte[]> files = files();
+        Path zip = build(files, "z.zip", 0.0);
+        try (Archive archive = Archive.open(zip)) {
+            LoadedFile f = archive.load("./a/text.txt");
+            assertEquals(300_001, f.size());
+            assertTrue(f.segment().isReadOnly());
+            ByteBuffer b = f.buffer();
+            assertThrows(ReadOnlyBufferException.class, () -> b.put(0, (byte) 1));
+            assertEquals(files.get("a/text.txt")[1234], f.segment().get(ValueLayout.JAVA_BYTE, 1234));
+            f.close();
+            assertThrows(IllegalStateException.class, () -> f.segment().get(ValueLayout.JAVA_BYTE, 0));
+            f.close();
+        }
+    }
+
+    @Test
+    void lookupsFindEveryNameAndRefuseOthers() throws IOException {
+        Map<String, byte[]> files = files();
+        Path zip = build(files, "z.zip", 0.0);
+        try (Archive archive = Archive.open(zip)) {
+            for (String name : files.keySet()) {
+                assertTrue(archive.contains(name), name);
+                assertEquals(name, archive.entry(name).orElseThrow().name());
+            }
+            assertFalse(archive.contains("a/missing"));
+            assertThrows(NoSuchFileException.class, () -> archive.load("a/missing"));
+            assertThrows(NoSuchFileException.class, () -> archive.load("../a/text.txt"));
+            assertThrows(NoSuchFileException.class, () -> archive.load("/a/text.txt"));
+        }
+    }
+
+    @Test
+    void opensSeventyThousandEntriesWithZip64AndFindsEachByName() throws IOException {
+        Path zip = dir.resolve("many.zip");
+        int count = 70_000;
+        try (ZipOutputStream z = new ZipOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(zip)))) {
+            z.setLevel(1);
+            for (int i = 0; i < count; i++) {
+                z.putNextEntry(new ZipEntry("dir" + i % 100 + "/file-" + i + ".txt"));
+                z.write(("content of " + i).getBytes());
+                z.closeEntry();
+            }
+        }
+        try (Archive archive = Archive.open(zip)) {
+            assertEquals(count, archive.size());
+            for (int i = 0; i < count; i += 997) {
+                try (LoadedFile f = archive.load("dir" + i % 100 + "/file-" + i + ".txt")) {
+                    assertEquals("content of " + i, new String(f.toByteArray()));
+                }
+            }
+        }
+    }
+
+    @Test
+    void nonAsciiNamesAreFoundUnderTheirDecodedName() throws IOException {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        files.put("grüße/ünïcode.txt", TestTrees.text(100, 1));
+        files.put("日本/語.txt", TestTrees.text(200, 2));
+        Path zip = jdkZip(files, dir.resolve("u.zip"));
+        assertLoadsAll(zip, files, LoadOptions.defaults());
+    }
+
+    @Test
+    void streamsALargeFileInChunksWithBoundedMemory() throws IOException {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        files.put("big.bin", mixed(5_000_000, 9));
+        for (double savings : new double[]{0.0, 1.0}) {
+            Path zip = build(files, "big" + savings + ".zip", savings);
+            try (Archive archive = Archive.open(zip)) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                int[] chunks = {0};
+                archive.stream("big.bin", chunk -> {
+                    assertTrue(chunk.isReadOnly());
+                    assertTrue(chunk.remaining() <= 256 << 10);
+                    byte[] b = new byte[chunk.remaining()];
+                    chunk.get(b);
+                    out.write(b);
+                    chunks[0]++;
+                });
+                assertArrayEquals(files.get("big.bin"), out.toByteArray());
+                assertTrue(chunks[0] >= 5_000_000 / (256 << 10), "chunks: " + chunks[0]);
+            }
+        }
+    }
+
+    @Test
+    void aFileCacheServesRepeatedLoads() throws IOException {
+        Map<String, byte[]> files = files();
+        Path zip = build(files, "z.zip", 0.0);
+        try (FileCache cache = new FileCache(FileCacheConfig.of(8 << 20));
+             Archive archive = Archive.open(zip, LoadOptions.defaults().withFileCache(cache))) {
+            for (int round = 0; round < 2; round++) {
+                try (LoadedFile f = archive.load("c/mixed.bin")) {
+                    assertArrayEquals(files.get("c/mixed.bin"), f.toByteArray());
+                }
+            }
+            assertEquals(1, cache.stats().hits());
+            assertEquals(1, cache.stats().misses());
+        }
+    }
+
+    @Test
+    void loadIntoFillsTheCallersMemory() throws IOException {
+        Map<String, byte[]> files = files();
+        Path zip = build(files, "z.zip", 1.0);
+        try (Archive archive = Archive.open(zip); var arena = java.lang.foreign.Arena.ofConfined()) {
+            ArchiveEntry e = archive.entry("a/noise.bin").orElseThrow();
+            var memory = arena.allocate(e.uncompressedSize());
+            archive.loadInto(e, memory);
+            assertArrayEquals(files.get("a/noise.bin"), memory.toArray(ValueLayout.JAVA_BYTE));
+            assertThrows(IllegalArgumentException.class, () -> archive.loadInto(e, arena.allocate(3)));
+        }
+    }
+
+    static OutputStream sink() {
+        return OutputStream.nullOutputStream();
+    }
+}

@@ -1,0 +1,378 @@
+package org.hpio.bench.archive;
+
+import org.hpio.archive.Archive;
+import org.hpio.archive.LoadOptions;
+import org.hpio.archive.LoadedFile;
+import org.hpio.archive.order.FileCacheModel;
+import org.hpio.archive.order.SeekCounter;
+import org.hpio.archive.trace.TraceEvent;
+import org.hpio.bench.io.PageCache;
+import org.hpio.bench.report.Chart;
+import org.hpio.bench.report.Medians;
+import org.hpio.bench.report.Progress;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.report.Table;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
+import org.hpio.bench.suite.Suite;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * {@code hpio bench archive}: 002 §4.2's throughput measurement on a real trace. Replays a load trace (default:
+ * the python startup trace, 1,712 loads, with the machine's Python installation as its files) loading each
+ * file in order with: loose files and {@code Files.readAllBytes}; loose files through hpio's mount table;
+ * {@code java.util.zip.ZipFile} on the stored and Deflate archives; hpio's {@link Archive#load} on the same
+ * archives (32 KiB blocks, queue depth 4), and with O_DIRECT. Cold (each file's pages dropped with
+ * POSIX_FADV_DONTNEED first) and warm (each file read once first). A block size sweep 4-128 KiB (002 Figure 2)
+ * and a queue depth sweep 1-32 on the Deflate archive.
+ *
+ * <p>Figure: effective MB/s = bytes of files delivered / elapsed time (002 §4.2), where elapsed time sums the
+ * opening of the archive (or ZipFile, or mount table), every load and every release; the check of each load's
+ * bytes (CRC-32 against the file's) runs between them, untimed. Load count and seeks (measured by hpio's
+ * loader; 002 §4.3's model on the archive layout for ZipFile; not known for loose files) beside it. Rounds
+ * run interleaved; the median is reported. Also: the time to open an archive of 50,000 entries.
+ */
+public final class ArchiveSuite implements Suite {
+    static final int[] BLOCK_SIZES_KIB = {4, 8, 16, 32, 64, 128};
+    static final int[] QUEUE_DEPTHS = {1, 2, 4, 8, 16, 32};
+    static final int OPEN_ENTRIES = 50_000;
+    static final String MAIN = "archive-deflate-bs32k-qd4";
+
+    /** One replay's figures. */
+    record Measured(String config, String mechanism, boolean cold, double seconds, long userBytes, int loads,
+                    OptionalLong seeks) {
+        String key() {
+            return config + (cold ? "-cold" : "-warm");
+        }
+
+        double mbPerSecond() {
+            return userBytes / 1e6 / seconds;
+        }
+    }
+
+    @Override
+    public String name() {
+        return "archive";
+    }
+
+    @Override
+    public String summary() {
+        return "trace replay (002 §4.2): loose files, ZipFile and hpio archives, block size and queue depth sweeps";
+    }
+
+    static String archiveName(boolean deflate, int blockKiB, int depth, boolean direct) {
+        return "archive-" + (deflate ? "deflate" : "stored") + "-bs" + blockKiB + "k-qd" + depth + (direct ? "-direct" : "");
+    }
+
+    static List<Way> ways(TraceData data) {
+        List<Way> ways = new ArrayList<>();
+        LoadOptions defaults = LoadOptions.defaults();
+        ways.add(Way.readAllBytes(data));
+        ways.add(Way.looseHpio(data, defaults));
+        ways.add(Way.zipFile("zipfile-stored", data.stored()));
+        ways.add(Way.zipFile("zipfile-deflate", data.deflated()));
+        ways.add(Way.archive(archiveName(false, 32, 4, false), data.stored(), defaults));
+        ways.add(Way.archive(MAIN, data.deflated(), defaults));
+        ways.add(Way.archive(archiveName(false, 32, 4, true), data.stored(), defaults.withDirect(true)));
+        ways.add(Way.archive(archiveName(true, 32, 4, true), data.deflated(), defaults.withDirect(true)));
+        for (int kib : BLOCK_SIZES_KIB) {
+            if (kib != 32) {
+                ways.add(Way.archive(archiveName(true, kib, 4, false), data.deflated(), defaults.withBlockSize(kib << 10)));
+            }
+        }
+        for (int depth : QUEUE_DEPTHS) {
+            if (depth != 4) {
+                ways.add(Way.archive(archiveName(true, 32, depth, false), data.deflated(), defaults.withQueueDepth(depth)));
+            }
+        }
+        return ways;
+    }
+
+    @Override
+    public void run(BenchContext context) throws Exception {
+        BenchOptions options = context.options();
+        SuiteReport report = context.report();
+        long budget = options.size().orElse(Long.MAX_VALUE);
+        TraceData data = TraceData.prepare(context.workDir(), options.trace().orElse(null),
+                options.traceRoot().orElse(null), budget);
+        try {
+            describe(report, data, options);
+            List<Way> ways = ways(data).stream().filter(w -> options.includes(w.name())).toList();
+            List<Measured> measured = replayAll(context, data, ways);
+            List<Measured> medians = Medians.byName(measured, Measured::key, Measured::mbPerSecond);
+            report(report, data, medians);
+            measureOpening(context, report);
+        } finally {
+            data.delete();
+        }
+    }
+
+    private static void describe(SuiteReport report, TraceData data, BenchOptions options) {
+        report.param("trace", data.traceName())
+                .param("loads", data.loads().size())
+                .param("distinct-files", data.sizes().size())
+                .param("user-bytes", data.userBytes())
+                .param("stand-ins", data.standIns() + " of " + data.sizes().size()
+                        + " files (not found at the listed size under the trace root)")
+                .param("archives", "trace order (002 §3.3); stored: " + size(data.stored()) + " bytes, Deflate: "
+                        + size(data.deflated()) + " bytes")
+                .param("page-cache", "cold: POSIX_FADV_DONTNEED on every file read before each replay; warm: "
+                        + "each file read once before")
+                .param("rounds", options.repetitions() + " interleaved; the median replay is reported")
+                .param("timing", "System.nanoTime around opening, each load and each release; each load's "
+                        + "CRC-32 check against the file's is untimed");
+    }
+
+    private static long size(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private static List<Measured> replayAll(BenchContext context, TraceData data, List<Way> ways) throws IOException {
+        BenchOptions options = context.options();
+        List<Boolean> states = new ArrayList<>();
+        if (options.cache().cold()) {
+            states.add(true);
+        }
+        if (options.cache().warm()) {
+            states.add(false);
+        }
+        List<Measured> measured = new ArrayList<>();
+        for (Way way : ways) { // untimed, checked: engines started, code compiled, before any figure
+            try {
+                replay(way, data, false);
+            } catch (Exception e) {
+                context.report().failure(way.name() + " warm-up", e);
+            }
+        }
+        try (Progress progress = context.progress("replays", (long) options.repetitions() * states.size() * ways.size())) {
+            for (int round = 0; round < options.repetitions(); round++) {
+                for (boolean cold : states) {
+                    for (Way way : ways) {
+                        progress.message(way.name() + (cold ? " cold" : " warm"));
+                        try {
+                            measured.add(replay(way, data, cold));
+                        } catch (Exception e) {
+                            context.report().failure(way.name() + (cold ? " cold" : " warm"), e);
+                        }
+                        progress.step();
+                    }
+                }
+            }
+        }
+        return measured;
+    }
+
+    /** Replays the trace once with {@code way}; every load is checked. */
+    static Measured replay(Way way, TraceData data, boolean cold) throws IOException {
+        for (Path f : way.files()) {
+            if (cold) {
+                PageCache.drop(f);
+            } else {
+                PageCache.warm(f);
+            }
+        }
+        long nanos = 0;
+        long bytes = 0;
+        long t0 = System.nanoTime();
+        OptionalLong seeks;
+        try (Way.Session session = way.opener().open()) {
+            nanos += System.nanoTime() - t0;
+            for (TraceEvent e : data.loads()) {
+                long a = System.nanoTime();
+                Way.Loaded loaded = session.load(e.path());
+                long b = System.nanoTime();
+                check(way, e, loaded, data);
+                bytes += loaded.size();
+                long c = System.nanoTime();
+                loaded.release();
+                nanos += b - a + System.nanoTime() - c;
+            }
+            seeks = session.seeks();
+            t0 = System.nanoTime();
+        }
+        nanos += System.nanoTime() - t0;
+        if (seeks.isEmpty() && way.name().startsWith("zipfile")) {
+            seeks = modelSeeks(way.files().getFirst(), data);
+        }
+        return new Measured(way.name(), way.mechanism(), cold, nanos / 1e9, bytes, data.loads().size(), seeks);
+    }
+
+    private static void check(Way way, TraceEvent e, Way.Loaded loaded, TraceData data) {
+        long expected = data.expected().get(e.path());
+        if (loaded.size() != e.size() || loaded.crc() != expected) {
+            throw new IllegalStateException(way.name() + " loaded " + loaded.size() + " bytes of " + e.path()
+                    + " with CRC-32 " + Long.toHexString(loaded.crc()) + ", expected " + e.size() + " bytes with "
+                    + Long.toHexString(expected));
+        }
+    }
+
+    /** 002 §4.3's seek count on the archive's real layout, no file cache (what ZipFile reads). */
+    private static OptionalLong modelSeeks(Path archive, TraceData data) throws IOException {
+        try (Archive a = Archive.open(archive)) {
+            return OptionalLong.of(SeekCounter.count(data.trace(), a.layout(), FileCacheModel.none()).wholeTrace().seeks());
+        }
+    }
+
+    private static void report(SuiteReport report, TraceData data, List<Measured> medians) {
+        Table table = new Table("Trace replay: effective throughput (002 §4.2), median replay",
+                List.of("configuration", "mechanism", "cache", "MB/s", "seconds", "loads", "user MB", "seeks"));
+        for (Measured m : medians) {
+            table.row(m.config(), m.mechanism(), m.cold() ? "cold" : "warm", fmt(m.mbPerSecond()),
+                    String.format(Locale.ROOT, "%.3f", m.seconds()), String.valueOf(m.loads()),
+                    fmt(m.userBytes() / 1e6), m.seeks().isPresent() ? String.valueOf(m.seeks().getAsLong()) : "-");
+            report.result(m.key(), "effective-read", m.mbPerSecond(), "MB/s");
+            report.result(m.key(), "loads", m.loads(), "count");
+            m.seeks().ifPresent(s -> report.result(m.key(), "seeks", s, "count"));
+        }
+        table.note("Seeks: counted by hpio's loader (a read not starting where the previous one ended; a loose file "
+                + "counts one); for ZipFile, 002 §4.3's model on the archive's layout; '-' where unknown. The machine "
+                + "is shared: one run is one sample.");
+        report.table(table);
+        report.table(targets(report, medians));
+        report.chart(sweep(medians, "archive-block-size", "Effect of block size on throughput (002 Figure 2)",
+                "block size [KiB]", BLOCK_SIZES_KIB, k -> archiveName(true, k, 4, false)));
+        report.chart(sweep(medians, "archive-queue-depth", "Effect of queue depth on throughput",
+                "queue depth", QUEUE_DEPTHS, d -> archiveName(true, 32, d, false)));
+        Chart bars = new Chart("archive-approaches", "Trace replay: effective throughput", "configuration", "MB/s",
+                Chart.Kind.BAR);
+        for (boolean cold : new boolean[]{true, false}) {
+            List<Measured> ms = medians.stream().filter(m -> m.cold() == cold && !m.config().matches(".*-(bs(4|8|16|64|128)k|qd(1|2|8|16|32)).*")).toList();
+            if (!ms.isEmpty()) {
+                bars.add(Chart.Series.bars(cold ? "cold" : "warm", ms.stream().map(Measured::config).toList(),
+                        ms.stream().map(Measured::mbPerSecond).toList()));
+            }
+        }
+        report.chart(bars);
+    }
+
+    private static Chart sweep(List<Measured> medians, String stem, String title, String x, int[] values,
+                               java.util.function.IntFunction<String> name) {
+        Chart chart = new Chart(stem, title, x, "MB/s", Chart.Kind.LINE_LOG_X);
+        for (boolean cold : new boolean[]{true, false}) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (int v : values) {
+                find(medians, name.apply(v), cold).ifPresent(m -> {
+                    xs.add((double) v);
+                    ys.add(m.mbPerSecond());
+                });
+            }
+            if (!xs.isEmpty()) {
+                chart.add(Chart.Series.line(cold ? "cold" : "warm", xs, ys));
+            }
+        }
+        return chart;
+    }
+
+    static Table targets(SuiteReport report, List<Measured> medians) {
+        Table t = new Table("Targets, same run, cold", List.of("ratio", "value", "target", "met"));
+        ratio(report, t, medians, MAIN, "loose-readallbytes", 3.0);
+        ratio(report, t, medians, MAIN, "zipfile-deflate", 1.2);
+        ratio(report, t, medians, archiveName(false, 32, 4, false), "loose-readallbytes", Double.NaN);
+        ratio(report, t, medians, archiveName(false, 32, 4, false), "zipfile-stored", Double.NaN);
+        ratio(report, t, medians, archiveName(true, 32, 4, true), "zipfile-deflate", Double.NaN);
+        t.note("Effective MB/s of the cold replays. 'met' compares with the issue's target.");
+        return t;
+    }
+
+    private static void ratio(SuiteReport report, Table t, List<Measured> medians, String a, String b, double target) {
+        Optional<Measured> x = find(medians, a, true);
+        Optional<Measured> y = find(medians, b, true);
+        if (x.isEmpty() || y.isEmpty()) {
+            return;
+        }
+        double r = x.get().mbPerSecond() / y.get().mbPerSecond();
+        boolean hasTarget = !Double.isNaN(target);
+        t.row(a + " / " + b, String.format(Locale.ROOT, "%.2f", r), hasTarget ? ">= " + target : "(for comparison)",
+                hasTarget ? (r >= target ? "yes" : "NO") : "");
+        report.result(a + "-vs-" + b + "-cold", "effective-read-ratio", r, "x");
+    }
+
+    static Optional<Measured> find(List<Measured> ms, String config, boolean cold) {
+        return ms.stream().filter(m -> m.config().equals(config) && m.cold() == cold).findFirst();
+    }
+
+    /** Opening an archive of {@value #OPEN_ENTRIES} entries: hpio against ZipFile, warm, median of 9. */
+    static void measureOpening(BenchContext context, SuiteReport report) throws IOException {
+        Path zip = context.workDir().resolve("many-entries.zip");
+        try {
+            try (ZipOutputStream z = new ZipOutputStream(new BufferedOutputStream(Files.newOutputStream(zip), 1 << 20))) {
+                z.setLevel(1);
+                for (int i = 0; i < OPEN_ENTRIES; i++) {
+                    z.putNextEntry(new ZipEntry("data/dir" + i % 250 + "/file-" + i + ".txt"));
+                    z.write(("entry " + i).getBytes());
+                    z.closeEntry();
+                }
+            }
+            PageCache.warm(zip);
+            for (int r = 0; r < 5; r++) { // untimed warm-up of both
+                try (Archive a = Archive.open(zip); ZipFile z = new ZipFile(zip.toFile())) {
+                    checkOpened(a, r);
+                }
+            }
+            double[] hpio = new double[9];
+            double[] jdk = new double[9];
+            for (int r = 0; r < hpio.length; r++) {
+                long t0 = System.nanoTime();
+                try (Archive a = Archive.open(zip)) {
+                    hpio[r] = (System.nanoTime() - t0) / 1e6;
+                    checkOpened(a, r);
+                }
+                t0 = System.nanoTime();
+                try (ZipFile z = new ZipFile(zip.toFile())) {
+                    jdk[r] = (System.nanoTime() - t0) / 1e6;
+                    if (z.size() != OPEN_ENTRIES) {
+                        throw new IllegalStateException("ZipFile saw " + z.size() + " entries");
+                    }
+                }
+            }
+            Arrays.sort(hpio);
+            Arrays.sort(jdk);
+            Table t = new Table("Opening an archive of " + OPEN_ENTRIES + " entries (warm, after 5 untimed opens, median of 9)",
+                    List.of("configuration", "ms", "archive bytes"));
+            t.row("hpio Archive.open", fmt(hpio[4]), String.valueOf(Files.size(zip)));
+            t.row("java.util.zip.ZipFile", fmt(jdk[4]), String.valueOf(Files.size(zip)));
+            t.note("Each open parses the whole central directory; hpio's index is checked by loading one entry by name.");
+            report.table(t);
+            report.result("archive-open-" + OPEN_ENTRIES, "open-time", hpio[4] / 1e3, "s");
+            report.result("zipfile-open-" + OPEN_ENTRIES, "open-time", jdk[4] / 1e3, "s");
+        } finally {
+            Files.deleteIfExists(zip);
+        }
+    }
+
+    private static void checkOpened(Archive a, int round) throws IOException {
+        int i = (round * 7919) % OPEN_ENTRIES;
+        if (a.size() != OPEN_ENTRIES) {
+            throw new IllegalStateException("Archive.open saw " + a.size() + " entries, wrote " + OPEN_ENTRIES);
+        }
+        try (LoadedFile f = a.load("data/dir" + i % 250 + "/file-" + i + ".txt")) {
+            String text = new String(f.toByteArray());
+            if (!text.equals("entry " + i)) {
+                throw new IllegalStateException("entry " + i + " holds '" + text + "'");
+            }
+        }
+    }
+
+    static String fmt(double v) {
+        return String.format(Locale.ROOT, v < 10 ? "%.2f" : "%.1f", v);
+    }
+
+}

@@ -1,0 +1,181 @@
+package org.hpio.bench.archive;
+
+import org.hpio.archive.Archive;
+import org.hpio.archive.LoadOptions;
+import org.hpio.archive.LoadedFile;
+import org.hpio.archive.MountTable;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.zip.CRC32;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * One way of loading the trace's files: what it opens, how it loads one file, and the files whose page cache
+ * state matters. Opening, each load and each release are timed by {@link Replay}; the check of each file's
+ * bytes (CRC-32 against the expected value) is not.
+ *
+ * @param name      the configuration name (DESIGN.md's naming)
+ * @param mechanism what it is, for the report
+ * @param files     the files it reads (for dropping or warming their pages)
+ * @param opener    opens a session
+ */
+record Way(String name, String mechanism, List<Path> files, Opener opener) {
+    @FunctionalInterface
+    interface Opener {
+        Session open() throws IOException;
+    }
+
+    /** A replay's open state (a ZipFile, an Archive, a mount table). */
+    interface Session extends AutoCloseable {
+        Loaded load(String path) throws IOException;
+
+        /** Seeks measured by the loader itself, when it counts them. */
+        default OptionalLong seeks() {
+            return OptionalLong.empty();
+        }
+
+        @Override
+        void close() throws IOException;
+    }
+
+    /** One loaded file. */
+    interface Loaded {
+        long crc();
+
+        long size();
+
+        default void release() {
+        }
+    }
+
+    private static Loaded heap(byte[] b) {
+        return new Loaded() {
+            @Override
+            public long crc() {
+                CRC32 crc = new CRC32();
+                crc.update(b);
+                return crc.getValue();
+            }
+
+            @Override
+            public long size() {
+                return b.length;
+            }
+        };
+    }
+
+    private static Loaded offHeap(LoadedFile f) {
+        return new Loaded() {
+            @Override
+            public long crc() {
+                CRC32 crc = new CRC32();
+                crc.update(f.buffer());
+                return crc.getValue();
+            }
+
+            @Override
+            public long size() {
+                return f.size();
+            }
+
+            @Override
+            public void release() {
+                f.close();
+            }
+        };
+    }
+
+    /** Files.readAllBytes on each loose file: what users write. */
+    static Way readAllBytes(TraceData data) {
+        return new Way("loose-readallbytes", "Files.readAllBytes on loose files", looseFiles(data), () -> new Session() {
+            @Override
+            public Loaded load(String path) throws IOException {
+                return heap(Files.readAllBytes(data.tree().resolve(path)));
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+    }
+
+    /** hpio's mount table over the loose directory: the same engine as archives. */
+    static Way looseHpio(TraceData data, LoadOptions options) {
+        return new Way("loose-hpio", "hpio MountTable over the loose directory, " + describe(options),
+                looseFiles(data), () -> {
+            MountTable table = new MountTable(options).mountDirectory(data.tree());
+            return new Session() {
+                @Override
+                public Loaded load(String path) throws IOException {
+                    return offHeap(table.load(path));
+                }
+
+                @Override
+                public void close() throws IOException {
+                    table.close();
+                }
+            };
+        });
+    }
+
+    /** java.util.zip.ZipFile on an archive: the JDK's way. */
+    static Way zipFile(String name, Path archive) {
+        return new Way(name, "java.util.zip.ZipFile, getInputStream().readAllBytes()", List.of(archive), () -> {
+            ZipFile zip = new ZipFile(archive.toFile());
+            return new Session() {
+                @Override
+                public Loaded load(String path) throws IOException {
+                    ZipEntry e = zip.getEntry(path);
+                    if (e == null) {
+                        throw new IOException(archive + " has no entry " + path);
+                    }
+                    try (InputStream in = zip.getInputStream(e)) {
+                        return heap(in.readAllBytes());
+                    }
+                }
+
+                @Override
+                public void close() throws IOException {
+                    zip.close();
+                }
+            };
+        });
+    }
+
+    /** hpio's Archive.load. */
+    static Way archive(String name, Path archive, LoadOptions options) {
+        return new Way(name, "hpio Archive.load, " + describe(options), List.of(archive), () -> {
+            Archive a = Archive.open(archive, options);
+            return new Session() {
+                @Override
+                public Loaded load(String path) throws IOException {
+                    return offHeap(a.load(path));
+                }
+
+                @Override
+                public OptionalLong seeks() {
+                    return OptionalLong.of(a.stats().seeks());
+                }
+
+                @Override
+                public void close() throws IOException {
+                    a.close();
+                }
+            };
+        });
+    }
+
+    static String describe(LoadOptions o) {
+        return (o.blockSize() >> 10) + " KiB blocks, queue depth " + o.queueDepth() + (o.direct() ? ", O_DIRECT" : "");
+    }
+
+    private static List<Path> looseFiles(TraceData data) {
+        return data.sizes().keySet().stream().map(data.tree()::resolve).toList();
+    }
+}

@@ -1,0 +1,94 @@
+package org.hpio.bench.archive;
+
+import org.hpio.bench.report.Result;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
+import org.hpio.bench.suite.Suites;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The archive suite end to end on a small trace: every figure it promises is there, and wrong bytes fail. */
+class ArchiveSuiteTest {
+    @TempDir
+    Path work;
+
+    private Path smallTrace() throws Exception {
+        Path root = work.resolve("root");
+        Files.createDirectories(root.resolve("lib"));
+        Files.writeString(root.resolve("lib/a.py"), "import os\n".repeat(5000));
+        Files.writeString(root.resolve("lib/b.py"), "def f(x):\n    return x\n".repeat(3000));
+        Path trace = work.resolve("t.trace");
+        Files.writeString(trace, """
+                000.100000: L "lib/a.py" 50000
+                000.200000: L "lib/b.py" 69000
+                000.300000: L "lib/c.bin" 70000
+                000.050000: L "lib/b.py" 69000
+                000.060000: L "lib/a.py" 50000
+                """);
+        return trace;
+    }
+
+    @Test
+    void reportsEveryConfigurationColdAndWarmTheTargetsAndTheOpeningTime() throws Exception {
+        Path trace = smallTrace();
+        BenchOptions options = new BenchOptions(Optional.empty(), List.of(1), 1, BenchOptions.CacheMode.BOTH,
+                work.resolve("w"), List.of(), Optional.of(trace), Optional.of(work.resolve("root")));
+        ArchiveSuite suite = new ArchiveSuite();
+        SuiteReport report = new SuiteReport(suite.name(), suite.summary());
+        suite.run(new BenchContext(options, report));
+        assertEquals(List.of(), report.failures());
+        List<String> configs = ArchiveSuite.ways(dummy()).stream().map(Way::name).toList();
+        for (String config : configs) {
+            for (String state : List.of("-cold", "-warm")) {
+                Result r = find(report, config + state, "effective-read");
+                assertTrue(r.value() > 0, r.toString());
+                assertEquals(5, find(report, config + state, "loads").value());
+            }
+        }
+        assertEquals(find(report, "zipfile-stored-warm", "seeks").value(),
+                find(report, "archive-stored-bs32k-qd4-warm", "seeks").value(),
+                "the loader's seeks on stored entries are 002 §4.3's model's on the same layout");
+        find(report, "archive-deflate-bs32k-qd4-vs-loose-readallbytes-cold", "effective-read-ratio");
+        find(report, "archive-deflate-bs32k-qd4-vs-zipfile-deflate-cold", "effective-read-ratio");
+        assertTrue(find(report, "archive-open-50000", "open-time").value() > 0);
+        assertTrue(report.params().get("stand-ins").toString().startsWith("1 of 3"),
+                "lib/c.bin is not under the root: one stand-in");
+        assertTrue(report.tables().stream().anyMatch(t -> t.title().startsWith("Targets")));
+        assertEquals(List.of("archive-block-size", "archive-queue-depth", "archive-approaches"),
+                report.charts().stream().map(c -> c.fileStem()).toList());
+        assertTrue(Suites.byName("archive").isPresent());
+        assertFalse(Files.exists(work.resolve("w/archive/tree")), "the suite deletes its data");
+    }
+
+    @Test
+    void aWayThatLoadsWrongBytesFailsItsReplay() throws Exception {
+        Path trace = smallTrace();
+        TraceData data = TraceData.prepare(work.resolve("d"), trace, work.resolve("root"), Long.MAX_VALUE);
+        Files.writeString(data.tree().resolve("lib/a.py"), "changed\n".repeat(6250)); // same size, other bytes
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> ArchiveSuite.replay(Way.readAllBytes(data), data, false));
+        assertTrue(e.getMessage().contains("lib/a.py"), e.getMessage());
+        data.delete();
+    }
+
+    private static TraceData dummy() {
+        return new TraceData(null, List.of(), Path.of("x"), java.util.Map.of(), java.util.Map.of(), Path.of("s"),
+                Path.of("d"), 0, "");
+    }
+
+    private static Result find(SuiteReport report, String name, String metric) {
+        return report.results().stream().filter(r -> r.name().equals(name) && r.metric().equals(metric)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + name + " " + metric));
+    }
+}
