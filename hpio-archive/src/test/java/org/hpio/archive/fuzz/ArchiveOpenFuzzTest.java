@@ -3,17 +3,20 @@ package org.hpio.archive.fuzz;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.hpio.archive.Archive;
 import org.hpio.archive.ArchiveEntry;
+import org.hpio.archive.LoadedFile;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Hostile input, fuzzed with Jazzer: opening any bytes as an archive (end record, Zip64 locator and record,
- * central directory, local headers) and reading every entry (stored or Deflate, sizes and CRC checked) must end
- * in a result or the archive's own IOException saying what was wrong where; any other exception, a hang or an
+ * central directory, local headers), then reading every entry both as a stream and by the block-split asynchronous
+ * load (stored or Deflate, sizes and CRC checked; where both succeed they must agree) must end in a result or the
+ * archive's own IOException saying what was wrong where; any other exception, a hang or an
  * OutOfMemoryError is a finding. Seeds: ArchiveOpenFuzzTestInputs (archives from Python's zipfile).
  *
  * <p>In {@code ./hpio test} this runs in fuzzing mode for a short bounded time (the hpio-archive pom's
@@ -27,14 +30,21 @@ class ArchiveOpenFuzzTest {
             Files.write(file, data);
             try (Archive archive = Archive.open(file)) {
                 for (ArchiveEntry entry : archive.entries()) {
+                    byte[] streamed = null;
                     try (InputStream in = archive.openStream(entry)) {
-                        in.transferTo(OutputStream.nullOutputStream());
+                        streamed = in.readAllBytes();
                     } catch (IOException expected) {
                         // damaged entry data: reported
                     }
+                    try (LoadedFile loaded = archive.load(entry)) {
+                        byte[] bytes = loaded.segment().toArray(ValueLayout.JAVA_BYTE);
+                        if (streamed != null && !Arrays.equals(streamed, bytes)) {
+                            throw new AssertionError("load and openStream disagree on entry " + entry.name());
+                        }
+                    } catch (IOException expected) {
+                        // damaged entry data: reported (sizes and CRC are checked before anything is returned)
+                    }
                 }
-                // TODO(lead, after merging issue 7): fuzz archive LOADING here as well: call the loading API
-                //  issue 7 adds on every entry of the opened archive, expecting only its IOException.
             } catch (IOException expected) {
                 // not an archive, or a damaged one: reported
             }
