@@ -3,6 +3,7 @@ package org.hpio.bench.suite;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -14,9 +15,17 @@ import java.util.Optional;
  * @param cache       which page-cache states to measure
  * @param workDir     where data files go (a real disk, not tmpfs)
  * @param configs     the configurations to run, by name; empty for all of them
+ * @param suiteOptions options only some suites read, by name as typed after {@code --} ("sizes" -> "1m,16m",
+ *                     "full" -> "true"); each suite parses its own and says clearly what was wrong
  */
 public record BenchOptions(Optional<Long> size, List<Integer> threads, int repetitions, CacheMode cache,
-                           Path workDir, List<String> configs) {
+                           Path workDir, List<String> configs, Map<String, String> suiteOptions) {
+
+    /** Without suite-specific options. */
+    public BenchOptions(Optional<Long> size, List<Integer> threads, int repetitions, CacheMode cache, Path workDir,
+                        List<String> configs) {
+        this(size, threads, repetitions, cache, workDir, configs, Map.of());
+    }
 
     /** Which page-cache states a suite measures. */
     public enum CacheMode {
@@ -41,6 +50,7 @@ public record BenchOptions(Optional<Long> size, List<Integer> threads, int repet
         }
         threads = List.copyOf(threads);
         configs = List.copyOf(configs);
+        suiteOptions = Map.copyOf(suiteOptions);
         if (threads.isEmpty() || threads.stream().anyMatch(t -> t < 1)) {
             throw new IllegalArgumentException("thread counts must be positive: " + threads);
         }
@@ -49,6 +59,11 @@ public record BenchOptions(Optional<Long> size, List<Integer> threads, int repet
     /** Whether configuration {@code name} was asked for. */
     public boolean includes(String name) {
         return configs.isEmpty() || configs.contains(name);
+    }
+
+    /** The suite-specific option {@code name} (without its dashes), when given. */
+    public Optional<String> suiteOption(String name) {
+        return Optional.ofNullable(suiteOptions.get(name));
     }
 
     public long sizeOr(long defaultBytes) {

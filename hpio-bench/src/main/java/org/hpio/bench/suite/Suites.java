@@ -2,6 +2,7 @@ package org.hpio.bench.suite;
 
 import org.hpio.bench.async.AsyncSuite;
 import org.hpio.bench.engine.EngineSuite;
+import org.hpio.bench.sort.SortSuite;
 
 import java.util.List;
 import java.util.Optional;
@@ -12,7 +13,8 @@ public final class Suites {
     }
 
     public static List<Suite> all() {
-        return List.of(new BulkSuite(), new ApproachesSuite(), new EngineSuite(), new AsyncSuite());
+        return List.of(new BulkSuite(), new ApproachesSuite(), new EngineSuite(), new AsyncSuite(),
+                new SortSuite());
     }
 
     public static Optional<Suite> byName(String name) {
