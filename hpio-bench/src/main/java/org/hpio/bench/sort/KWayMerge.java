@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * A k-way merge of sorted runs of one file into one sorted run of another, at the same position: every run
  * read with one block of read-ahead ({@link RunReader}), the output written behind ({@link WriteBehind}), the
- * smallest head found with a binary min-heap of the runs keyed by their current value (Knuth, TAOCP vol. 3,
- * §5.4.1, "multiway merging" with a selection tree).
+ * smallest head found with a tree of losers (Knuth, TAOCP vol. 3, §5.4.1, "replacement selection" with a
+ * tournament of losers): after a run yields its head, one comparison per level on the path from its leaf to
+ * the root finds the next winner. An exhausted run counts as larger than every value.
  */
 final class KWayMerge {
     /** A run: {@code length} longs from long {@code first}. */
@@ -20,14 +21,25 @@ final class KWayMerge {
     }
 
     private final RunReader[] readers;
+    /** Per run: its current block, the next position in it, the block's end, its head, whether it is exhausted. */
+    private final long[][] blocks;
+    private final int[] positions;
+    private final int[] limits;
     private final long[] keys;
-    private final int[] heap;
-    private int size;
+    private final boolean[] done;
+    /** tree[0]: the winner; tree[1 .. k-1]: the loser at each internal node; run r's leaf is node k + r. */
+    private final int[] tree;
+    private final int k;
 
     private KWayMerge(int runs) {
+        k = runs;
         readers = new RunReader[runs];
+        blocks = new long[runs][];
+        positions = new int[runs];
+        limits = new int[runs];
         keys = new long[runs];
-        heap = new int[runs];
+        done = new boolean[runs];
+        tree = new int[Math.max(1, runs)];
     }
 
     /**
@@ -41,63 +53,73 @@ final class KWayMerge {
         for (int r = 0; r < runs.size(); r++) {
             merge.readers[r] = new RunReader(source, runs.get(r).first(), runs.get(r).length(), blockLongs);
         }
+        long total = 0;
         for (int r = 0; r < runs.size(); r++) {
-            if (merge.readers[r].nextBlock(times)) {
-                merge.push(r);
-            }
+            merge.refill(r, times);
+            total += runs.get(r).length();
         }
+        merge.build();
         WriteBehind out = new WriteBehind(target, runs.getFirst().first(), blockLongs, times);
-        merge.drain(out, times);
+        merge.drain(out, times, total);
         out.finish();
     }
 
-    private void drain(WriteBehind out, MergeTimes times) throws IOException {
-        while (size > 0) {
-            int r = heap[0];
-            RunReader reader = readers[r];
-            out.put(keys[r]);
-            if (++reader.position < reader.limit || reader.nextBlock(times)) {
-                keys[r] = reader.block()[reader.position];
-                siftDown(0);
+    /** Makes run r's next block current (its head the key), or marks it exhausted. */
+    private void refill(int r, MergeTimes times) throws IOException {
+        RunReader reader = readers[r];
+        if (reader.nextBlock(times)) {
+            blocks[r] = reader.block();
+            positions[r] = 0;
+            limits[r] = reader.limit;
+            keys[r] = blocks[r][0];
+        } else {
+            done[r] = true;
+            keys[r] = Long.MAX_VALUE;
+        }
+    }
+
+    /** Whether run a's head goes before run b's. */
+    private boolean less(int a, int b) {
+        return !done[a] && (done[b] || keys[a] < keys[b]);
+    }
+
+    /** Plays the whole tournament once: each internal node keeps the loser, tree[0] the winner. */
+    private void build() {
+        int[] winner = new int[2 * k];
+        for (int r = 0; r < k; r++) {
+            winner[k + r] = r;
+        }
+        for (int node = k - 1; node >= 1; node--) {
+            int a = winner[2 * node];
+            int b = winner[2 * node + 1];
+            boolean aWins = less(a, b);
+            winner[node] = aWins ? a : b;
+            tree[node] = aWins ? b : a;
+        }
+        tree[0] = k == 1 ? 0 : winner[1];
+    }
+
+    /** Writes the {@code total} longs of the runs in order: the winner's head, then replays its leaf's path. */
+    private void drain(WriteBehind out, MergeTimes times, long total) throws IOException {
+        int w = tree[0];
+        for (long n = 0; n < total; n++) {
+            out.put(keys[w]);
+            int p = ++positions[w];
+            if (p < limits[w]) {
+                keys[w] = blocks[w][p];
             } else {
-                heap[0] = heap[--size];
-                siftDown(0);
+                refill(w, times);
+            }
+            long key = keys[w];
+            for (int node = (w + k) >>> 1; node > 0; node >>>= 1) {
+                int other = tree[node];
+                long otherKey = keys[other];
+                if (otherKey < key || (otherKey == key && done[w] && !done[other])) {
+                    tree[node] = w;
+                    w = other;
+                    key = otherKey;
+                }
             }
         }
-    }
-
-    private void push(int r) {
-        keys[r] = readers[r].block()[readers[r].position];
-        int i = size++;
-        heap[i] = r;
-        while (i > 0) {
-            int parent = (i - 1) / 2;
-            if (keys[heap[parent]] <= keys[heap[i]]) {
-                break;
-            }
-            swap(i, parent);
-            i = parent;
-        }
-    }
-
-    private void siftDown(int i) {
-        while (true) {
-            int left = 2 * i + 1;
-            if (left >= size) {
-                return;
-            }
-            int smaller = left + 1 < size && keys[heap[left + 1]] < keys[heap[left]] ? left + 1 : left;
-            if (keys[heap[i]] <= keys[heap[smaller]]) {
-                return;
-            }
-            swap(i, smaller);
-            i = smaller;
-        }
-    }
-
-    private void swap(int a, int b) {
-        int t = heap[a];
-        heap[a] = heap[b];
-        heap[b] = t;
     }
 }

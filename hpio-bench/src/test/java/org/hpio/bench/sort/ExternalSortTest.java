@@ -64,6 +64,26 @@ class ExternalSortTest {
     }
 
     @Test
+    void extremeValuesMergeLikeAnyOther() throws Exception {
+        long[] values = new long[7000];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = switch (i % 4) {
+                case 0 -> Long.MAX_VALUE;
+                case 1 -> Long.MIN_VALUE;
+                case 2 -> i;
+                default -> -i;
+            };
+        }
+        Path in = dir.resolve("in");
+        Path out = dir.resolve("out");
+        SortData.write(in, values);
+        ExternalSort.sort(in, out, SMALL_MEMORY, false);
+        long[] expected = values.clone();
+        Arrays.sort(expected);
+        assertArrayEquals(expected, SortData.read(out));
+    }
+
+    @Test
     void fanInAndBlocksFollowTheMemory() {
         assertEquals(2, ExternalSort.fanIn(SMALL_MEMORY));
         assertEquals(511, ExternalSort.fanIn(64L << 20));
