@@ -19,7 +19,9 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
@@ -49,6 +51,18 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--configs", split = ",", paramLabel = "NAME", description = "only these configurations, e.g. bulkraf,dsb,c (default: all)")
     List<String> configs = List.of();
 
+    @Option(names = "--sizes", paramLabel = "SIZES", description = "sort: input file sizes, e.g. 1m,16m,64m,256m (the default)")
+    String sizes;
+
+    @Option(names = "--chunks", paramLabel = "SIZES", description = "sort: chunk sizes of the initial pass, e.g. 32k,512k (the default)")
+    String chunks;
+
+    @Option(names = "--full", description = "sort: also the whole external sort (merge passes), against the measured lower bound")
+    boolean full;
+
+    @Option(names = "--memory", paramLabel = "SIZE", description = "sort --full: memory the sort may use; the input must be larger (default: 64m)")
+    String memory;
+
     @Option(names = "--work-dir", paramLabel = "DIR", description = "where data files go; a real disk, not tmpfs (default: ./hpio-work)")
     Path workDir = Path.of("hpio-work");
 
@@ -73,7 +87,7 @@ final class BenchCommand implements Callable<Integer> {
         List<Suite> chosen = choose();
         BenchOptions options = new BenchOptions(Optional.ofNullable(size).map(BenchOptions::parseSize), threads,
                 repetitions, BenchOptions.CacheMode.parse(cache), workDir.toAbsolutePath(), configs,
-                Optional.ofNullable(trace), Optional.ofNullable(traceRoot));
+                Optional.ofNullable(trace), Optional.ofNullable(traceRoot), suiteOptions());
         Files.createDirectories(options.workDir());
         MachineInfo machine = MachineInfo.probe(options.workDir());
         Instant started = Instant.now();
@@ -97,6 +111,24 @@ final class BenchCommand implements Callable<Integer> {
         List<String> failures = reports.stream().flatMap(r -> r.failures().stream().map(f -> r.suite() + ": " + f)).toList();
         failures.forEach(f -> System.err.println("hpio bench: " + f));
         return failures.isEmpty() ? 0 : 1;
+    }
+
+    /** The options only some suites read, by name, as given. */
+    private Map<String, String> suiteOptions() {
+        Map<String, String> given = new LinkedHashMap<>();
+        if (sizes != null) {
+            given.put("sizes", sizes);
+        }
+        if (chunks != null) {
+            given.put("chunks", chunks);
+        }
+        if (full) {
+            given.put("full", "true");
+        }
+        if (memory != null) {
+            given.put("memory", memory);
+        }
+        return given;
     }
 
     private List<Suite> choose() {

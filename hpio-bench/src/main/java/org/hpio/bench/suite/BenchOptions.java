@@ -3,6 +3,7 @@ package org.hpio.bench.suite;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -16,14 +17,29 @@ import java.util.Optional;
  * @param configs     the configurations to run, by name; empty for all of them
  * @param trace       a load trace to replay (the archive suite), empty for the suite's default
  * @param traceRoot   the directory the trace's paths are relative to, empty for the suite's default
+ * @param suiteOptions options only some suites read, by name as typed after {@code --} ("sizes" -> "1m,16m",
+ *                     "full" -> "true"); each suite parses its own and says clearly what was wrong
  */
 public record BenchOptions(Optional<Long> size, List<Integer> threads, int repetitions, CacheMode cache,
-                           Path workDir, List<String> configs, Optional<Path> trace, Optional<Path> traceRoot) {
+                           Path workDir, List<String> configs, Optional<Path> trace, Optional<Path> traceRoot,
+                           Map<String, String> suiteOptions) {
 
-    /** Without a trace: each suite's default. */
+    /** Without a trace or suite-specific options: each suite's default. */
     public BenchOptions(Optional<Long> size, List<Integer> threads, int repetitions, CacheMode cache, Path workDir,
                         List<String> configs) {
-        this(size, threads, repetitions, cache, workDir, configs, Optional.empty(), Optional.empty());
+        this(size, threads, repetitions, cache, workDir, configs, Optional.empty(), Optional.empty(), Map.of());
+    }
+
+    /** With a trace, without suite-specific options. */
+    public BenchOptions(Optional<Long> size, List<Integer> threads, int repetitions, CacheMode cache, Path workDir,
+                        List<String> configs, Optional<Path> trace, Optional<Path> traceRoot) {
+        this(size, threads, repetitions, cache, workDir, configs, trace, traceRoot, Map.of());
+    }
+
+    /** With suite-specific options, without a trace. */
+    public BenchOptions(Optional<Long> size, List<Integer> threads, int repetitions, CacheMode cache, Path workDir,
+                        List<String> configs, Map<String, String> suiteOptions) {
+        this(size, threads, repetitions, cache, workDir, configs, Optional.empty(), Optional.empty(), suiteOptions);
     }
 
     /** Which page-cache states a suite measures. */
@@ -49,6 +65,7 @@ public record BenchOptions(Optional<Long> size, List<Integer> threads, int repet
         }
         threads = List.copyOf(threads);
         configs = List.copyOf(configs);
+        suiteOptions = Map.copyOf(suiteOptions);
         if (threads.isEmpty() || threads.stream().anyMatch(t -> t < 1)) {
             throw new IllegalArgumentException("thread counts must be positive: " + threads);
         }
@@ -57,6 +74,11 @@ public record BenchOptions(Optional<Long> size, List<Integer> threads, int repet
     /** Whether configuration {@code name} was asked for. */
     public boolean includes(String name) {
         return configs.isEmpty() || configs.contains(name);
+    }
+
+    /** The suite-specific option {@code name} (without its dashes), when given. */
+    public Optional<String> suiteOption(String name) {
+        return Optional.ofNullable(suiteOptions.get(name));
     }
 
     public long sizeOr(long defaultBytes) {

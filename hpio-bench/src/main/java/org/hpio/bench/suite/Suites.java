@@ -3,6 +3,8 @@ package org.hpio.bench.suite;
 import org.hpio.bench.archive.ArchiveSuite;
 import org.hpio.bench.async.AsyncSuite;
 import org.hpio.bench.engine.EngineSuite;
+import org.hpio.bench.patterns.PatternsSuite;
+import org.hpio.bench.sort.SortSuite;
 
 import java.util.List;
 import java.util.Optional;
@@ -14,7 +16,7 @@ public final class Suites {
 
     public static List<Suite> all() {
         return List.of(new BulkSuite(), new ApproachesSuite(), new EngineSuite(), new AsyncSuite(),
-                new ArchiveSuite());
+                new ArchiveSuite(), new SortSuite(), new PatternsSuite());
     }
 
     public static Optional<Suite> byName(String name) {

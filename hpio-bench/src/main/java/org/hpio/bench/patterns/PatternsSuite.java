@@ -1,0 +1,177 @@
+package org.hpio.bench.patterns;
+
+import org.hpio.bench.io.CProgram;
+import org.hpio.bench.io.DataFiles;
+import org.hpio.bench.io.Elements;
+import org.hpio.bench.io.PageCache;
+import org.hpio.bench.report.Medians;
+import org.hpio.bench.report.Progress;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
+import org.hpio.bench.suite.Suite;
+
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code hpio bench patterns}: the tuning study of 004 (Xu and Guo) on today's machine. Sequential and random
+ * reads and writes of one file (default 100 MiB, {@code --size}) against operation size without a buffer, and
+ * against buffer size with 1-byte operations, for unbuffered streams, buffered streams, hand-rolled buffering,
+ * FileChannel, hpio bulk and C; elapsed time per whole file, as the slides plot it. Every read is checked by its
+ * checksum, every write by the file's contents.
+ */
+public final class PatternsSuite implements Suite {
+    static final long DEFAULT_SIZE = 100L << 20;
+    /** Operations of each point in the untimed (still checked) warm-up round. */
+    static final long WARM_UP_OPS = 1 << 14;
+
+    @Override
+    public String name() {
+        return "patterns";
+    }
+
+    @Override
+    public String summary() {
+        return "sequential/random reads and writes against operation and buffer size, Java ways vs C (004)";
+    }
+
+    /** One checked run: seconds for the operations measured, and per whole file. */
+    record Measured(String way, Sweeps.Kind kind, Point point, double seconds) {
+        double perFile() {
+            return seconds * point.scale();
+        }
+
+        String key() {
+            return way + "-" + point.access().key() + "-" + kind.key + (kind == Sweeps.Kind.OPERATION
+                    ? point.opSize() : point.bufferSize());
+        }
+    }
+
+    @Override
+    public void run(BenchContext context) throws Exception {
+        BenchOptions options = context.options();
+        long fileSize = options.sizeOr(DEFAULT_SIZE) / Long.BYTES * Long.BYTES;
+        List<Way> ways = ways(context);
+        SuiteReport report = context.report();
+        params(report, options, fileSize, ways);
+        Path data = context.workDir().resolve("patterns-data.bin");
+        Path scratch = context.workDir().resolve("patterns-write.bin");
+        List<Measured> measured = new ArrayList<>();
+        try {
+            DataFiles.create(data, Elements.LONG, fileSize / Long.BYTES, ByteOrder.BIG_ENDIAN);
+            PageCache.warm(data);
+            Source source = Source.of(fileSize);
+            Expected expected = new Expected(source);
+            measured.addAll(measure(context, ways, fileSize, data, scratch, source, expected));
+        } finally {
+            Files.deleteIfExists(data);
+            Files.deleteIfExists(scratch);
+        }
+        PatternsReport.write(report, ways, Medians.byName(measured, Measured::key, Measured::perFile));
+    }
+
+    static List<Way> ways(BenchContext context) throws IOException {
+        BenchOptions options = context.options();
+        List<String> known = new ArrayList<>(JavaWays.all().stream().map(Way::name).toList());
+        known.add("c");
+        for (String name : options.configs()) {
+            if (!known.contains(name)) {
+                throw new IllegalArgumentException("patterns has no way named '" + name + "'; known: "
+                        + String.join(", ", known));
+            }
+        }
+        List<Way> ways = new ArrayList<>(JavaWays.all());
+        if (options.includes("c")) {
+            Optional<CProgram> c = context.cProgram(CWay.PROGRAM);
+            c.ifPresent(program -> ways.add(new CWay(program)));
+        }
+        return ways.stream().filter(w -> options.includes(w.name())).toList();
+    }
+
+    private static List<Measured> measure(BenchContext context, List<Way> ways, long fileSize, Path data, Path scratch,
+                                          Source source, Expected expected) throws IOException {
+        List<Measured> measured = new ArrayList<>();
+        Set<String> failed = new HashSet<>();
+        int rounds = context.options().repetitions();
+        List<Point> all = new ArrayList<>();
+        List<Sweeps.Kind> kinds = new ArrayList<>();
+        for (Sweeps.Kind kind : Sweeps.Kind.values()) {
+            for (Access access : Access.values()) {
+                for (Point p : Sweeps.points(kind, access, fileSize)) {
+                    all.add(p);
+                    kinds.add(kind);
+                }
+            }
+        }
+        try (Progress progress = context.progress("points", (long) (rounds + 1) * all.size() * ways.size())) {
+            for (int round = -1; round < rounds; round++) {
+                for (int i = 0; i < all.size(); i++) {
+                    Point p = all.get(i);
+                    for (Way way : ways) {
+                        progress.step();
+                        Measured m = new Measured(way.name(), kinds.get(i), p, 0);
+                        if (!way.supports(p) || failed.contains(m.key())) {
+                            continue;
+                        }
+                        progress.message(m.key());
+                        try {
+                            Point run = round < 0 ? p.withOps(Math.min(p.ops(), WARM_UP_OPS)) : p;
+                            double seconds = once(way, run, run.access().write() ? scratch : data, source, expected);
+                            if (round >= 0) {
+                                measured.add(new Measured(way.name(), kinds.get(i), p, seconds));
+                            }
+                        } catch (IOException | RuntimeException e) {
+                            failed.add(m.key());
+                            context.report().failure(m.key(), e);
+                        }
+                    }
+                }
+            }
+        }
+        return measured;
+    }
+
+    /** One checked run of {@code way} at {@code p}; writes go to a fresh sparse file of the file's size. */
+    static double once(Way way, Point p, Path file, Source source, Expected expected) throws IOException {
+        if (p.access().write()) {
+            DataFiles.recreateSparse(file, p.fileSize());
+        }
+        long start = System.nanoTime();
+        long sum = way.run(p, file, source);
+        double seconds = way instanceof CWay c ? c.lastSeconds() : (System.nanoTime() - start) / 1e9;
+        if (p.access().write()) {
+            expected.checkWrite(way.name(), p, file);
+        } else {
+            expected.checkRead(way.name(), p, sum);
+        }
+        return seconds;
+    }
+
+    private static void params(SuiteReport report, BenchOptions options, long fileSize, List<Way> ways) {
+        report.param("file-size", BenchOptions.formatSize(fileSize)).param("file-size-bytes", fileSize)
+                .param("ways", String.join(", ", ways.stream().map(Way::name).toList()))
+                .param("operation-sizes", "1 B to 1 MiB by x4, no buffer (004 Tests 1 and 4)")
+                .param("buffer-sizes", "16 B to 4 MiB by x4, and 10 MiB; 1-byte operations (004 Tests 2 and 3)")
+                .param("bounds", "unbuffered points at most " + Sweeps.MAX_CALLS + " calls; sequential buffered points "
+                        + "the file or " + Sweeps.MAX_CALLS + " refills; random buffered points "
+                        + BenchOptions.formatSize(Sweeps.RANDOM_BUFFER_BYTES) + " / buffer operations (" + Sweeps.MIN_RANDOM_OPS
+                        + " to " + Sweeps.MAX_CALLS + "); time reported per whole file (the operations that move it "
+                        + "once) = measured time x (those operations / operations measured)")
+                .param("repetitions", options.repetitions() + " (after an untimed, checked round of " + WARM_UP_OPS
+                        + " operations per point; median)")
+                .param("page-cache", "reads: the data file warm (read once before); writes: into the page cache of a "
+                        + "fresh sparse file of the same size, not forced, checked after the clock stops")
+                .param("random-positions", "operation k at (splitmix64(" + Point.SEED + " + k) mod (file / op)) x op, "
+                        + "the same in Java and C")
+                .param("checks", "reads: a checksum of every byte read, against the source; writes: the whole file's "
+                        + "checksum against the source's bytes at the written ranges and zeros elsewhere");
+    }
+}
