@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * An hpio engine ({@code uring} or {@code threads}) driven at a queue depth: one engine per driver, sized
  * for that depth; off-heap 4 KiB-aligned buffers from a shared arena, one per slot. The running thread waits
  * for any of its requests with {@link IoRequests#awaitAny} (on io_uring it reaps the ring itself, as an
- * application thread using hpio would); batches of resubmissions go out with {@link IoEngine#submitAll}.
+ * application thread using hpio would); the first I/Os go out in one {@link IoEngine#submitAll}, then each slot
+ * is resubmitted on its own as soon as its completion is checked (see {@link InFlightDriver}).
  *
  * <p>Close order: the engine first (it waits for every request in flight), then the file, then the arena, so
  * no buffer is freed while the kernel or a worker may still write it.
