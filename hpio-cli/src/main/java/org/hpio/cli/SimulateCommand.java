@@ -70,11 +70,12 @@ final class SimulateCommand implements Callable<Integer> {
         }
         policies.forEach(CacheSimulation::model); // unknown names fail before any work
         LoadCost loadCost = parseCost(cost);
-        Trace t = switch (trace) {
+        Trace builtIn = switch (trace) {
             case "synthetic" -> SyntheticTraces.widelySpacedRepeats();
             case "synthetic-equal-sizes" -> SyntheticTraces.widelySpacedRepeatsEqualSizes();
-            default -> Trace.read(Path.of(trace));
+            default -> null;
         };
+        Trace t = builtIn != null ? builtIn : Trace.read(Path.of(trace));
         List<Long> capacities = sizes.isEmpty() ? CacheSimulation.defaultSizes(t)
                 : sizes.stream().map(BenchOptions::parseSize).toList();
         for (long c : capacities) {
@@ -88,7 +89,7 @@ final class SimulateCommand implements Callable<Integer> {
                 trace, t.loadCount(), CacheSimulator.distinctBytes(t), 100 * bypassShare, cost);
         System.out.print(CacheSimulation.table(results));
         Files.createDirectories(chartDir);
-        String name = trace.startsWith("synthetic") && !Files.exists(Path.of(trace)) ? trace : Path.of(trace).getFileName().toString();
+        String name = builtIn != null ? trace : Path.of(trace).getFileName().toString();
         for (Chart chart : CacheSimulation.charts(results, name)) {
             Path png = ChartRenderer.render(chart, chartDir);
             if (png != null) {

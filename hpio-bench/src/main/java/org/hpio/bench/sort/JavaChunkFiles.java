@@ -8,7 +8,10 @@ import org.hpio.bulk.BulkRandomAccessFile;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.DataInput;
 import java.io.DataInputStream;
+import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -35,41 +38,32 @@ final class JavaChunkFiles {
     /** raf: RandomAccessFile.readLong / writeLong, one call (one system call) per long. */
     static ChunkFiles raf(Path in, Path out) throws IOException {
         RandomAccessFile input = new RandomAccessFile(in.toFile(), "r");
-        RandomAccessFile output = new RandomAccessFile(out.toFile(), "rw");
-        return new ChunkFiles() {
-            public void read(long[] chunk, int count) throws IOException {
-                for (int i = 0; i < count; i++) {
-                    chunk[i] = input.readLong();
-                }
-            }
-
-            public void write(long[] chunk, int count) throws IOException {
-                for (int i = 0; i < count; i++) {
-                    output.writeLong(chunk[i]);
-                }
-            }
-
-            public void close() throws IOException {
-                try (input; output) {
-                    // both closed
-                }
-            }
-        };
+        try {
+            RandomAccessFile output = new RandomAccessFile(out.toFile(), "rw");
+            return perLong(input, output, input, output);
+        } catch (IOException | RuntimeException e) {
+            input.close();
+            throw e;
+        }
     }
 
     /** ds: DataInputStream(FileInputStream) and DataOutputStream(FileOutputStream), unbuffered, per long. */
     static ChunkFiles ds(Path in, Path out) throws IOException {
-        return streams(new DataInputStream(new FileInputStream(in.toFile())),
-                new DataOutputStream(new FileOutputStream(out.toFile())));
+        DataInputStream input = new DataInputStream(new FileInputStream(in.toFile()));
+        DataOutputStream output = new DataOutputStream(new FileOutputStream(out.toFile()));
+        return perLong(input, output, input, output);
     }
 
     /** dsb: the same over BufferedInputStream / BufferedOutputStream with their default buffer (8 KiB today). */
     static ChunkFiles dsb(Path in, Path out) throws IOException {
-        return streams(new DataInputStream(new BufferedInputStream(new FileInputStream(in.toFile()))),
-                new DataOutputStream(new BufferedOutputStream(new FileOutputStream(out.toFile()))));
+        DataInputStream input = new DataInputStream(new BufferedInputStream(new FileInputStream(in.toFile())));
+        DataOutputStream output = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(out.toFile())));
+        return perLong(input, output, input, output);
     }
 
-    private static ChunkFiles streams(DataInputStream input, DataOutputStream output) {
+    /** One readLong / writeLong per long; closing closes both (a stream's close flushes it first). */
+    private static ChunkFiles perLong(DataInput input, DataOutput output, Closeable inputCloser,
+                                      Closeable outputCloser) {
         return new ChunkFiles() {
             public void read(long[] chunk, int count) throws IOException {
                 for (int i = 0; i < count; i++) {
@@ -84,8 +78,8 @@ final class JavaChunkFiles {
             }
 
             public void close() throws IOException {
-                try (input; output) {
-                    output.flush();
+                try (inputCloser; outputCloser) {
+                    // both closed, output first
                 }
             }
         };
