@@ -5,8 +5,6 @@ import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -49,13 +47,14 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
 
     final EngineConfig config;
     final StagingBudget staging;
-    final Map<IoRequest, J> live = new ConcurrentHashMap<>();
+    final LiveJobs<J> live;
     private final Semaphore permits;
     volatile boolean closing;
 
     EngineBase(EngineConfig config) {
         this.config = config;
         this.permits = new Semaphore(config.maxInFlight());
+        this.live = new LiveJobs<>(config.maxInFlight());
         this.staging = new StagingBudget(config.maxStagingBytes(), config.failFast(), this);
     }
 
@@ -89,7 +88,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             IoRequest request = new IoRequest(op, this);
             J job = newJob(request, lease);
             applyFault(job, fault);
-            live.put(request, job);
+            live.add(job);
             return job;
         } catch (IOException | RuntimeException e) {
             permits.release();
@@ -162,7 +161,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
 
     /** Completes {@code job}: its file and place in flight are released before waiters and listeners run. */
     final void finish(J job, long bytes, int errno) {
-        if (live.remove(job.request) == null) {
+        if (!live.remove(job)) {
             return;
         }
         if (job.lease != null) {
@@ -188,7 +187,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     final void awaitDrained() {
         boolean interrupted = false;
         while (!live.isEmpty()) {
-            IoRequest any = live.keySet().stream().findAny().orElse(null);
+            IoRequest any = live.any();
             if (any == null) {
                 break;
             }

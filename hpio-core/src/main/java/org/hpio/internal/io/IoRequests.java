@@ -98,12 +98,13 @@ public final class IoRequests {
      */
     private static void waitOnce(List<IoRequest> requests, BooleanSupplier satisfied, long nanos,
                                  Registration registration) {
+        Completions only = soleEngine(requests);
+        if (only != null && only.pollFor(satisfied, nanos, registration)) {
+            return;
+        }
         Set<Completions> engines = Collections.newSetFromMap(new IdentityHashMap<>());
         for (IoRequest r : requests) {
             engines.add(r.engine());
-        }
-        if (engines.size() == 1 && engines.iterator().next().pollFor(satisfied, nanos, registration)) {
-            return;
         }
         registration.run();
         engines.forEach(e -> e.parking(true));
@@ -114,6 +115,17 @@ public final class IoRequests {
         } finally {
             engines.forEach(e -> e.parking(false));
         }
+    }
+
+    /** The engine of every request of {@code requests} when they share one, else null (found without allocating). */
+    private static Completions soleEngine(List<IoRequest> requests) {
+        Completions first = requests.getFirst().engine();
+        for (IoRequest r : requests) {
+            if (r.engine() != first) {
+                return null;
+            }
+        }
+        return first;
     }
 
     /**

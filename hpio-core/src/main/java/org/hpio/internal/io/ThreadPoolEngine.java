@@ -166,7 +166,7 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
             return;
         }
         closing = true;
-        for (IoRequest request : List.copyOf(live.keySet())) {
+        for (IoRequest request : live.requests()) {
             cancel(request);
         }
         awaitDrained();

@@ -146,7 +146,19 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
 
     @Override
     public IoRequest submit(IoOperation operation) throws IOException {
-        return submitAll(List.of(operation)).getFirst();
+        UringJob job = admit(operation);
+        if (!injectedFault(job)) {
+            submitLock.lock();
+            try {
+                queueOrAbandon(job);
+                submitQueued();
+            } finally {
+                submitLock.unlock();
+            }
+            finishAbandoned();
+            reapAvailable();
+        }
+        return job.request;
     }
 
     @Override
@@ -175,10 +187,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         submitLock.lock();
         try {
             for (UringJob job : jobs) {
-                if (!queue(job)) {
-                    job.writeErrno = refusedErrno;
-                    abandoned.add(job);
-                }
+                queueOrAbandon(job);
             }
             submitQueued();
         } finally {
@@ -190,6 +199,14 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             throw new PartialSubmissionException(requests, operations.size(), failure);
         }
         return requests;
+    }
+
+    /** Queues {@code job} (under submitLock), or fails it with the errno that refused the last submit. */
+    private void queueOrAbandon(UringJob job) {
+        if (!queue(job)) {
+            job.writeErrno = refusedErrno;
+            abandoned.add(job);
+        }
     }
 
     /**
@@ -551,7 +568,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         } finally {
             submitLock.unlock();
         }
-        for (IoRequest request : List.copyOf(live.keySet())) {
+        for (IoRequest request : live.requests()) {
             cancel(request);
         }
         awaitDrained();

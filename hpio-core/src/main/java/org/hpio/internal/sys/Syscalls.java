@@ -49,6 +49,13 @@ public final class Syscalls {
     private static final VarHandle ERRNO =
             CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+    /**
+     * Each thread's errno capture segment, reused by every {@link #call} on that thread (a call's errno is read
+     * before the thread can make another; no Call makes a nested one). Owned by an automatic arena: freed with
+     * the thread's ThreadLocalMap entry. A confined arena per call cost a fifth of io_uring's Java time per I/O.
+     */
+    private static final ThreadLocal<MemorySegment> CAPTURE_SEGMENT =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE));
 
     private static final MethodHandle OPEN = downcall("open",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
@@ -96,8 +103,8 @@ public final class Syscalls {
      */
     static long call(String operation, String path, long position, boolean retryInterrupted, Call call)
             throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = arena.allocate(CAPTURE);
+        MemorySegment capture = CAPTURE_SEGMENT.get();
+        try {
             while (true) {
                 long result = call.invoke(capture);
                 if (result >= 0) {
