@@ -80,7 +80,7 @@ public final class EngineSuite implements Suite {
             List<Figures> measured = new ArrayList<>();
             try (Progress progress = context.progress("configurations", (long) runs.size() * s.rounds())) {
                 for (int round = 0; round < s.rounds(); round++)
-                for (EngineRun run : runs) {
+                for (EngineRun run : roundOrder(runs, round)) {
                     progress.message(run.configuration() + " (round " + (round + 1) + " of " + s.rounds() + ")");
                     if (!run.workload().direct()) {
                         PageCache.warm(data);
@@ -108,6 +108,15 @@ public final class EngineSuite implements Suite {
     }
 
     /**
+     * The order of round {@code round}: the plan's, and every other round the reverse, so that no configuration
+     * always runs first or always after the same neighbour (fio last, after 32 blocking threads, in the plan's
+     * order): a drift of the machine or the device over a round weighs on both sides of a ratio alike.
+     */
+    static List<EngineRun> roundOrder(List<EngineRun> runs, int round) {
+        return round % 2 == 0 ? runs : runs.reversed();
+    }
+
+    /**
      * Of each configuration's rounds, the one with the median rate. The rounds run interleaved (every
      * configuration once, then again), so a noisy neighbour on a shared machine weighs on all of them alike.
      */
@@ -132,8 +141,8 @@ public final class EngineSuite implements Suite {
                 .param("queue-depths-sequential", depths(s.sequentialDepths()))
                 .param("queue-depths-warm", depths(s.warmDepths()))
                 .param("seconds-per-configuration", s.seconds())
-                .param("rounds", s.rounds() + " (every configuration once per round, rounds interleaved; the round "
-                        + "with the median rate is reported)")
+                .param("rounds", s.rounds() + " (every configuration once per round, every other round in reverse "
+                        + "order; the round with the median rate is reported)")
                 .param("warm-up-seconds", String.format(Locale.ROOT, "%.2f (same driver, untimed, checked)", s.warmupSeconds()))
                 .param("page-cache", "O_DIRECT rows bypass it (cold by construction); warm rows read buffered after "
                         + "the file was read once")

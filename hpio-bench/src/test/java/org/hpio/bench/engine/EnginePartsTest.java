@@ -77,6 +77,16 @@ class EnginePartsTest {
     }
 
     @Test
+    void everyOtherRoundRunsInReverse() {
+        List<EngineRun> runs = List.of(new EngineRun(Workload.random(1 << 30), Mechanism.URING, 32),
+                new EngineRun(Workload.random(1 << 30), Mechanism.FIO, 32),
+                new EngineRun(Workload.random(1 << 30), Mechanism.THREADS, 32));
+        assertEquals(runs, EngineSuite.roundOrder(runs, 0));
+        assertEquals(List.of(runs.get(2), runs.get(1), runs.get(0)), EngineSuite.roundOrder(runs, 1));
+        assertEquals(runs, EngineSuite.roundOrder(runs, 2));
+    }
+
+    @Test
     void usageCountsThisProcess() {
         Usage before = Usage.now();
         long x = 0;
