@@ -88,7 +88,7 @@ final class WholeEntryDecoder {
                     throw problem(archive, entry, "holds more than its size of " + entry.uncompressedSize()
                             + " bytes");
                 }
-                if (inflater.needsInput() || inflater.needsDictionary()) {
+                if (!inflater.finished() && (inflater.needsInput() || inflater.needsDictionary())) {
                     throw problem(archive, entry, "has a Deflate stream that ends before its "
                             + entry.compressedSize() + " compressed bytes do");
                 }
