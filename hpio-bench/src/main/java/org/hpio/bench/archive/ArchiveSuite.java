@@ -38,7 +38,11 @@ import java.util.zip.ZipOutputStream;
  * {@code java.util.zip.ZipFile} on the stored and Deflate archives; hpio's {@link Archive#load} on the same
  * archives (32 KiB blocks, queue depth 4), and with O_DIRECT. Cold (each file's pages dropped with
  * POSIX_FADV_DONTNEED first) and warm (each file read once first). A block size sweep 4-128 KiB (002 Figure 2)
- * and a queue depth sweep 1-32 on the Deflate archive.
+ * and a queue depth sweep 1-32 on the Deflate archive. Deflate rows inflate whole entries (libdeflate when the
+ * system has it); {@code -blocks} is 002 §3.2's per-block Inflater, {@code -jdk} whole-buffer Inflater. The
+ * {@code -lookahead} rows load the trace through {@link org.hpio.archive.ArchiveLoader} (the load list known in
+ * advance; {@code -w0}: no decode workers), still delivering and checking each file in trace order; since their
+ * reads and workers may progress while the replay checks a file, the table also gives wall-clock MB/s.
  *
  * <p>Figure: effective MB/s = bytes of files delivered / elapsed time (002 §4.2), where elapsed time sums the
  * opening of the archive (or ZipFile, or mount table), every load and every release; the check of each load's
