@@ -117,8 +117,15 @@ public final class Archive implements AutoCloseable {
 
     /** Where {@code entry}'s data starts, from its local header (which is checked against the directory). */
     public long dataOffset(ArchiveEntry entry) throws IOException {
-        int i = directory.find(entry.name());
-        long limit = i >= 0 && directory.entry(i).equals(entry) ? directory.dataEnd(i) : directory.dataLimit();
+        return dataOffset(entry, null, 0);
+    }
+
+    /**
+     * {@link #dataOffset(ArchiveEntry)}, reading the local header from {@code bytes} (the file's bytes from
+     * offset {@code bytesAt} on) when they hold it, else from the file.
+     */
+    long dataOffset(ArchiveEntry entry, ByteBuffer bytes, long bytesAt) throws IOException {
+        long limit = spanEnd(entry);
         String where = "local header of entry " + entry.name();
         if (entry.localHeaderOffset() < 0 || entry.localHeaderOffset() > directory.dataLimit()) {
             throw new ArchiveFormatException(path.toString(), where + " at offset " + entry.localHeaderOffset()
@@ -131,7 +138,10 @@ public final class Archive implements AutoCloseable {
             throw new ArchiveFormatException(path.toString(), "no " + where + " at offset "
                     + entry.localHeaderOffset() + ": the central directory starts there");
         }
-        ByteBuffer h = ChannelReads.read(channel, entry.localHeaderOffset(), (int) wanted, path.toString(), where);
+        long inBytes = entry.localHeaderOffset() - bytesAt;
+        ByteBuffer h = bytes != null && inBytes >= 0 && inBytes + wanted <= bytes.limit()
+                ? bytes.slice((int) inBytes, bytes.limit() - (int) inBytes).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                : ChannelReads.read(channel, entry.localHeaderOffset(), (int) wanted, path.toString(), where);
         if (h.getInt(0) != ZipFormat.LOCAL_HEADER) {
             throw new ArchiveFormatException(path.toString(), "no " + where + " at offset "
                     + entry.localHeaderOffset());
@@ -146,6 +156,15 @@ public final class Archive implements AutoCloseable {
         }
         checkLocalName(entry, h, nameLength, Short.toUnsignedInt(h.getShort(6)), where);
         return data;
+    }
+
+    /**
+     * Where {@code entry}'s bytes must have ended: the next local header in offset order, or the central
+     * directory (for an entry that is not this archive's own: the central directory).
+     */
+    long spanEnd(ArchiveEntry entry) {
+        int i = directory.find(entry.name());
+        return i >= 0 && directory.entry(i).equals(entry) ? directory.dataEnd(i) : directory.dataLimit();
     }
 
     private void checkLocalName(ArchiveEntry entry, ByteBuffer header, int nameLength, int localFlags, String where)
@@ -301,12 +320,20 @@ public final class Archive implements AutoCloseable {
         io.countLoad(entry.uncompressedSize());
     }
 
+    /**
+     * A loader of {@code paths} (entry names, in the order the caller will ask for them) that works ahead of the
+     * caller as {@code lookAhead} says; see {@link ArchiveLoader}. The caller closes it before the archive.
+     */
+    public ArchiveLoader loader(List<String> paths, LookAhead lookAhead) throws IOException {
+        return new ArchiveLoader(this, paths, lookAhead);
+    }
+
     /** What loads of this archive did so far. */
     public LoadStats stats() {
         return io.stats();
     }
 
-    private ArchiveEntry requireFile(String path) throws IOException {
+    ArchiveEntry requireFile(String path) throws IOException {
         String name;
         try {
             name = EntryNames.of(path);
@@ -322,6 +349,12 @@ public final class Archive implements AutoCloseable {
 
     /** Checks what can be checked before allocating; returns where the data starts. */
     private long checkLoadable(ArchiveEntry entry) throws IOException {
+        checkReadable(entry);
+        return dataOffset(entry);
+    }
+
+    /** Checks what the central directory alone tells: method, encryption, sizes (no I/O). */
+    void checkReadable(ArchiveEntry entry) throws ArchiveFormatException {
         String archive = path.toString();
         if (entry.isEncrypted()) {
             throw new ArchiveFormatException(archive, "entry " + entry.name() + " is encrypted");
@@ -339,7 +372,6 @@ public final class Archive implements AutoCloseable {
             throw new ArchiveFormatException(archive, "entry " + entry.name() + " claims " + entry.uncompressedSize()
                     + " bytes from " + entry.compressedSize() + " compressed: more than Deflate can expand");
         }
-        return dataOffset(entry);
     }
 
     /**
@@ -348,20 +380,54 @@ public final class Archive implements AutoCloseable {
      * grid; the view is the data's part of that memory.
      */
     private MemorySegment readStored(ArchiveEntry entry, long data, Arena arena) throws IOException {
-        long size = entry.uncompressedSize();
+        CRC32 crc = new CRC32();
+        MemorySegment view = readRaw(entry, data, arena, crc);
+        checkCrc(entry, crc);
+        return view;
+    }
+
+    /**
+     * The entry's compressed bytes read into memory of {@code arena} from its local header on, aligned out to
+     * O_DIRECT's grid, in aligned pieces at the queue depth; the result is the data's part of that memory.
+     * When {@code crc} is given the data's bytes are added to it as the pieces arrive.
+     */
+    private MemorySegment readRaw(ArchiveEntry entry, long data, Arena arena, CRC32 crc) throws IOException {
+        long size = entry.compressedSize();
         int align = io.offsetAlignment();
         long header = entry.localHeaderOffset();
         long from = header - header % align;
         long to = Math.min(io.fileSize(), (data + size + align - 1) / align * align);
         MemorySegment memory = io.allocate(arena, to - from).asSlice(0, to - from);
-        CRC32 crc = new CRC32();
         StraightReads.read(io, from, memory, crc, data - from, size, path + ": entry " + entry.name());
-        checkCrc(entry, crc);
         return memory.asSlice(data - from, size);
     }
 
-    /** Decodes {@code entry} through the block pipeline into {@code destination} (exactly its size). */
+    /** Whether {@code entry} is inflated whole (read whole, then one decompressor call). */
+    private boolean inflatesWhole(ArchiveEntry entry) {
+        return entry.method() == ZipFormat.DEFLATED && options.inflation() != LoadOptions.Inflation.BLOCKS
+                && entry.compressedSize() <= LoadOptions.Inflation.MAX_WHOLE_BYTES
+                && entry.uncompressedSize() <= Integer.MAX_VALUE - 8;
+    }
+
+    /**
+     * Decodes {@code entry} into {@code destination} (exactly its size): whole when {@link #inflatesWhole},
+     * else through the block pipeline.
+     */
     private MemorySegment decodeInto(ArchiveEntry entry, long data, MemorySegment destination) throws IOException {
+        if (!inflatesWhole(entry)) {
+            return decodeBlocks(entry, data, destination);
+        }
+        try (Arena scratch = Arena.ofConfined()) { // the compressed bytes: this method's, freed on return
+            MemorySegment compressed = readRaw(entry, data, scratch, null);
+            WholeEntryDecoder.decode(path.toString(), entry, compressed, destination,
+                    options.inflation() == LoadOptions.Inflation.WHOLE);
+        }
+        return destination;
+    }
+
+    /** Decodes {@code entry} through the block pipeline into {@code destination} (exactly its size). */
+    private MemorySegment decodeBlocks(ArchiveEntry entry, long data, MemorySegment destination)
+            throws IOException {
         try (EntryDecoder decoder = decoder(entry, data)) {
             ByteBuffer out = destination.asByteBuffer();
             while (out.hasRemaining()) {

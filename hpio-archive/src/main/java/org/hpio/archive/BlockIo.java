@@ -110,9 +110,12 @@ final class BlockIo implements Closeable {
         return cache;
     }
 
-    /** Off-heap memory of {@code bytes} (at least one) aligned for this file's reads, from {@code arena}. */
+    /**
+     * Off-heap memory of {@code bytes} (at least one) aligned for this file's reads, valid until {@code arena}
+     * closes, recycled through the {@link MemoryPool}: its contents are undefined until the caller writes them.
+     */
     MemorySegment allocate(Arena arena, long bytes) {
-        return arena.allocate(Math.max(1, bytes), Math.max(memoryAlignment, 64));
+        return MemoryPool.allocate(arena, bytes, Math.max(memoryAlignment, 64));
     }
 
     /**

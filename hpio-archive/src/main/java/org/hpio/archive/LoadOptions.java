@@ -12,11 +12,36 @@ import org.hpio.archive.cache.FileCache;
  *                         the file system asks (statx), and a read that cannot be (the file's unaligned tail)
  *                         goes through the page cache instead
  * @param blockCacheBlocks blocks the small LRU block cache keeps (002 §3.5; 0 turns it off; default 16): the
- *                         partial blocks at either end of an entry, which its neighbour shares
+ *                         partial blocks at either end of an entry, which its neighbour shares; it serves
+ *                         the block pipeline (streaming, {@link Inflation#BLOCKS}), since a whole-buffer read
+ *                         of an entry starts at its local header and ends with its data, sharing nothing
  * @param fileCache        an optional whole-file cache (002 §3.5, {@link FileCache}); null for none. Loads of
  *                         an archive then come from it and go into it; the archive does not own it
+ * @param inflation        how a Deflate entry is decompressed (default {@link Inflation#WHOLE})
  */
-public record LoadOptions(int blockSize, int queueDepth, boolean direct, int blockCacheBlocks, FileCache fileCache) {
+public record LoadOptions(int blockSize, int queueDepth, boolean direct, int blockCacheBlocks, FileCache fileCache,
+                          Inflation inflation) {
+    /** How {@link Archive#load} decompresses a Deflate entry. */
+    public enum Inflation {
+        /**
+         * 002 §3.2: the compressed data is read in aligned blocks at the queue depth and each block is inflated by
+         * {@code java.util.zip.Inflater} as soon as it arrives, while the next ones are read.
+         */
+        BLOCKS,
+        /**
+         * The compressed data is read whole (aligned blocks at the queue depth, straight into one buffer) and then
+         * inflated in one call by libdeflate (Debian package libdeflate0) when the system has it, else by
+         * {@code java.util.zip.Inflater}. Entries whose compressed data exceeds {@link #MAX_WHOLE_BYTES} use
+         * {@link #BLOCKS}.
+         */
+        WHOLE,
+        /** {@link #WHOLE}, always with {@code java.util.zip.Inflater} (for comparison). */
+        WHOLE_JDK;
+
+        /** Largest compressed entry read whole: larger ones are inflated block by block. */
+        public static final long MAX_WHOLE_BYTES = 256L << 20;
+    }
+
     public static final int DEFAULT_BLOCK_SIZE = 32 << 10;
     public static final int DEFAULT_QUEUE_DEPTH = 4;
     public static final int DEFAULT_BLOCK_CACHE_BLOCKS = 16;
@@ -33,33 +58,46 @@ public record LoadOptions(int blockSize, int queueDepth, boolean direct, int blo
         if (queueDepth < 1 || queueDepth > MAX_QUEUE_DEPTH) {
             throw new IllegalArgumentException("queue depth must be 1.." + MAX_QUEUE_DEPTH + ", was " + queueDepth);
         }
+        java.util.Objects.requireNonNull(inflation, "inflation");
         if (blockCacheBlocks < 0) {
             throw new IllegalArgumentException("block cache size must be >= 0 blocks, was " + blockCacheBlocks);
         }
     }
 
-    /** 32 KiB blocks, queue depth 4, through the page cache, a 16-block cache, no file cache. */
+    /** The options with {@link Inflation#WHOLE}. */
+    public LoadOptions(int blockSize, int queueDepth, boolean direct, int blockCacheBlocks, FileCache fileCache) {
+        this(blockSize, queueDepth, direct, blockCacheBlocks, fileCache, Inflation.WHOLE);
+    }
+
+    /**
+     * 32 KiB blocks, queue depth 4, through the page cache, a 16-block cache, no file cache, whole-buffer
+     * inflation.
+     */
     public static LoadOptions defaults() {
         return new LoadOptions(DEFAULT_BLOCK_SIZE, DEFAULT_QUEUE_DEPTH, false, DEFAULT_BLOCK_CACHE_BLOCKS, null);
     }
 
+    public LoadOptions withInflation(Inflation how) {
+        return new LoadOptions(blockSize, queueDepth, direct, blockCacheBlocks, fileCache, how);
+    }
+
     public LoadOptions withBlockSize(int bytes) {
-        return new LoadOptions(bytes, queueDepth, direct, blockCacheBlocks, fileCache);
+        return new LoadOptions(bytes, queueDepth, direct, blockCacheBlocks, fileCache, inflation);
     }
 
     public LoadOptions withQueueDepth(int blocks) {
-        return new LoadOptions(blockSize, blocks, direct, blockCacheBlocks, fileCache);
+        return new LoadOptions(blockSize, blocks, direct, blockCacheBlocks, fileCache, inflation);
     }
 
     public LoadOptions withDirect(boolean on) {
-        return new LoadOptions(blockSize, queueDepth, on, blockCacheBlocks, fileCache);
+        return new LoadOptions(blockSize, queueDepth, on, blockCacheBlocks, fileCache, inflation);
     }
 
     public LoadOptions withBlockCacheBlocks(int blocks) {
-        return new LoadOptions(blockSize, queueDepth, direct, blocks, fileCache);
+        return new LoadOptions(blockSize, queueDepth, direct, blocks, fileCache, inflation);
     }
 
     public LoadOptions withFileCache(FileCache cache) {
-        return new LoadOptions(blockSize, queueDepth, direct, blockCacheBlocks, cache);
+        return new LoadOptions(blockSize, queueDepth, direct, blockCacheBlocks, cache, inflation);
     }
 }

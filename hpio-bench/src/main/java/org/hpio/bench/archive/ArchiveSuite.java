@@ -3,6 +3,7 @@ package org.hpio.bench.archive;
 import org.hpio.archive.Archive;
 import org.hpio.archive.LoadOptions;
 import org.hpio.archive.LoadedFile;
+import org.hpio.archive.LookAhead;
 import org.hpio.archive.order.FileCacheModel;
 import org.hpio.archive.order.SeekCounter;
 import org.hpio.archive.trace.TraceEvent;
@@ -37,7 +38,11 @@ import java.util.zip.ZipOutputStream;
  * {@code java.util.zip.ZipFile} on the stored and Deflate archives; hpio's {@link Archive#load} on the same
  * archives (32 KiB blocks, queue depth 4), and with O_DIRECT. Cold (each file's pages dropped with
  * POSIX_FADV_DONTNEED first) and warm (each file read once first). A block size sweep 4-128 KiB (002 Figure 2)
- * and a queue depth sweep 1-32 on the Deflate archive.
+ * and a queue depth sweep 1-32 on the Deflate archive. Deflate rows inflate whole entries (libdeflate when the
+ * system has it); {@code -blocks} is 002 §3.2's per-block Inflater, {@code -jdk} whole-buffer Inflater. The
+ * {@code -lookahead} rows load the trace through {@link org.hpio.archive.ArchiveLoader} (the load list known in
+ * advance; {@code -w0}: no decode workers), still delivering and checking each file in trace order; since their
+ * reads and workers may progress while the replay checks a file, the table also gives wall-clock MB/s.
  *
  * <p>Figure: effective MB/s = bytes of files delivered / elapsed time (002 §4.2), where elapsed time sums the
  * opening of the archive (or ZipFile, or mount table), every load and every release; the check of each load's
@@ -50,16 +55,22 @@ public final class ArchiveSuite implements Suite {
     static final int[] QUEUE_DEPTHS = {1, 2, 4, 8, 16, 32};
     static final int OPEN_ENTRIES = 50_000;
     static final String MAIN = "archive-deflate-bs32k-qd4";
+    static final String STORED_AHEAD = "archive-stored-lookahead";
+    static final String DEFLATE_AHEAD = "archive-deflate-lookahead";
 
     /** One replay's figures. */
     record Measured(String config, String mechanism, boolean cold, double seconds, long userBytes, int loads,
-                    OptionalLong seeks) {
+                    OptionalLong seeks, double wallSeconds) {
         String key() {
             return config + (cold ? "-cold" : "-warm");
         }
 
         double mbPerSecond() {
             return userBytes / 1e6 / seconds;
+        }
+
+        double wallMbPerSecond() {
+            return userBytes / 1e6 / wallSeconds;
         }
     }
 
@@ -86,6 +97,15 @@ public final class ArchiveSuite implements Suite {
         ways.add(Way.zipFile("zipfile-deflate", data.deflated()));
         ways.add(Way.archive(archiveName(false, 32, 4, false), data.stored(), defaults));
         ways.add(Way.archive(MAIN, data.deflated(), defaults));
+        List<String> paths = data.loads().stream().map(TraceEvent::path).toList();
+        ways.add(Way.lookAhead(STORED_AHEAD, data.stored(), defaults, LookAhead.defaults(), paths));
+        ways.add(Way.lookAhead(STORED_AHEAD + "-w0", data.stored(), defaults, LookAhead.defaults().withWorkers(0),
+                paths));
+        ways.add(Way.lookAhead(DEFLATE_AHEAD, data.deflated(), defaults, LookAhead.defaults(), paths));
+        ways.add(Way.lookAhead(DEFLATE_AHEAD + "-w0", data.deflated(), defaults, LookAhead.defaults().withWorkers(0),
+                paths));
+        ways.add(Way.archive(MAIN + "-blocks", data.deflated(), defaults.withInflation(LoadOptions.Inflation.BLOCKS)));
+        ways.add(Way.archive(MAIN + "-jdk", data.deflated(), defaults.withInflation(LoadOptions.Inflation.WHOLE_JDK)));
         ways.add(Way.archive(archiveName(false, 32, 4, true), data.stored(), defaults.withDirect(true)));
         ways.add(Way.archive(archiveName(true, 32, 4, true), data.deflated(), defaults.withDirect(true)));
         for (int kib : BLOCK_SIZES_KIB) {
@@ -191,6 +211,7 @@ public final class ArchiveSuite implements Suite {
         long nanos = 0;
         long bytes = 0;
         long t0 = System.nanoTime();
+        long wallStart = t0;
         OptionalLong seeks;
         try (Way.Session session = way.opener().open()) {
             nanos += System.nanoTime() - t0;
@@ -207,11 +228,13 @@ public final class ArchiveSuite implements Suite {
             seeks = session.seeks();
             t0 = System.nanoTime();
         }
-        nanos += System.nanoTime() - t0;
+        long wallEnd = System.nanoTime();
+        nanos += wallEnd - t0;
         if (seeks.isEmpty() && way.name().startsWith("zipfile")) {
             seeks = modelSeeks(way.files().getFirst(), data);
         }
-        return new Measured(way.name(), way.mechanism(), cold, nanos / 1e9, bytes, data.loads().size(), seeks);
+        return new Measured(way.name(), way.mechanism(), cold, nanos / 1e9, bytes, data.loads().size(), seeks,
+                (wallEnd - wallStart) / 1e9);
     }
 
     private static void check(Way way, TraceEvent e, Way.Loaded loaded, TraceData data) {
@@ -232,16 +255,22 @@ public final class ArchiveSuite implements Suite {
 
     private static void report(SuiteReport report, TraceData data, List<Measured> medians) {
         Table table = new Table("Trace replay: effective throughput (002 §4.2), median replay",
-                List.of("configuration", "mechanism", "cache", "MB/s", "seconds", "loads", "user MB", "seeks"));
+                List.of("configuration", "mechanism", "cache", "MB/s", "wall MB/s", "seconds", "loads", "user MB",
+                        "seeks"));
         for (Measured m : medians) {
             table.row(m.config(), m.mechanism(), m.cold() ? "cold" : "warm", fmt(m.mbPerSecond()),
+                    fmt(m.wallMbPerSecond()),
                     String.format(Locale.ROOT, "%.3f", m.seconds()), String.valueOf(m.loads()),
                     fmt(m.userBytes() / 1e6), m.seeks().isPresent() ? String.valueOf(m.seeks().getAsLong()) : "-");
             report.result(m.key(), "effective-read", m.mbPerSecond(), "MB/s");
+            report.result(m.key(), "wall-read", m.wallMbPerSecond(), "MB/s");
             report.result(m.key(), "loads", m.loads(), "count");
             m.seeks().ifPresent(s -> report.result(m.key(), "seeks", s, "count"));
         }
-        table.note("Seeks: counted by hpio's loader (a read not starting where the previous one ended; a loose file "
+        table.note("MB/s: user bytes / (opening + every load + every release), the replay's CRC checks excluded "
+                + "(002 §4.2). Wall MB/s: user bytes / the whole replay's wall clock, checks included: the fair figure "
+                + "for the look-ahead rows, whose reads and workers may also progress while the replay checks a file. "
+                + "Seeks: counted by hpio's loader (a read not starting where the previous one ended; a loose file "
                 + "counts one); for ZipFile, 002 §4.3's model on the archive's layout; '-' where unknown. The machine "
                 + "is shared: one run is one sample.");
         report.table(table);
@@ -282,13 +311,18 @@ public final class ArchiveSuite implements Suite {
     }
 
     static Table targets(SuiteReport report, List<Measured> medians) {
-        Table t = new Table("Targets, same run, cold", List.of("ratio", "value", "target", "met"));
+        Table t = new Table("Targets, same run, cold", List.of("ratio", "value", "wall", "target", "met"));
         ratio(report, t, medians, MAIN, "loose-readallbytes", 3.0);
         ratio(report, t, medians, MAIN, "zipfile-deflate", 1.2);
+        ratio(report, t, medians, DEFLATE_AHEAD, "zipfile-deflate", 1.2);
+        ratio(report, t, medians, STORED_AHEAD, "zipfile-stored", 1.2);
+        ratio(report, t, medians, DEFLATE_AHEAD, "loose-readallbytes", 3.0);
+        ratio(report, t, medians, STORED_AHEAD, "loose-readallbytes", 3.0);
         ratio(report, t, medians, archiveName(false, 32, 4, false), "loose-readallbytes", Double.NaN);
         ratio(report, t, medians, archiveName(false, 32, 4, false), "zipfile-stored", Double.NaN);
         ratio(report, t, medians, archiveName(true, 32, 4, true), "zipfile-deflate", Double.NaN);
-        t.note("Effective MB/s of the cold replays. 'met' compares with the issue's target.");
+        t.note("Ratios of the cold replays' effective MB/s ('value') and wall MB/s ('wall'). 'met' compares both "
+                + "with the issue's target.");
         return t;
     }
 
@@ -299,9 +333,12 @@ public final class ArchiveSuite implements Suite {
             return;
         }
         double r = x.get().mbPerSecond() / y.get().mbPerSecond();
+        double wall = x.get().wallMbPerSecond() / y.get().wallMbPerSecond();
         boolean hasTarget = !Double.isNaN(target);
-        t.row(a + " / " + b, String.format(Locale.ROOT, "%.2f", r), hasTarget ? ">= " + target : "(for comparison)",
-                hasTarget ? (r >= target ? "yes" : "NO") : "");
+        t.row(a + " / " + b, String.format(Locale.ROOT, "%.2f", r), String.format(Locale.ROOT, "%.2f", wall),
+                hasTarget ? ">= " + target : "(for comparison)",
+                hasTarget ? (r >= target && wall >= target ? "yes" : "NO") : "");
+        report.result(a + "-vs-" + b + "-cold", "wall-read-ratio", wall, "x");
         report.result(a + "-vs-" + b + "-cold", "effective-read-ratio", r, "x");
     }
 

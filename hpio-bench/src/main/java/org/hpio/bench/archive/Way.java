@@ -1,6 +1,8 @@
 package org.hpio.bench.archive;
 
 import org.hpio.archive.Archive;
+import org.hpio.archive.ArchiveLoader;
+import org.hpio.archive.LookAhead;
 import org.hpio.archive.LoadOptions;
 import org.hpio.archive.LoadedFile;
 import org.hpio.archive.MountTable;
@@ -171,8 +173,66 @@ record Way(String name, String mechanism, List<Path> files, Opener opener) {
         });
     }
 
+    /**
+     * hpio's ArchiveLoader over the trace's load list: reads and decoding of the next files run ahead of the
+     * replay; each file is still delivered in trace order (checked by name) and checked by the replay.
+     */
+    static Way lookAhead(String name, Path archive, LoadOptions options, LookAhead ahead, List<String> paths) {
+        String how = "hpio ArchiveLoader (look-ahead " + ahead.files() + " files / " + (ahead.bytes() >> 20)
+                + " MiB, neighbours read together in reads of up to " + (ahead.readBytes() >> 10) + " KiB, "
+                + ahead.workers() + " decode worker" + (ahead.workers() == 1 ? "" : "s") + ", "
+                + inflation(options) + ")";
+        return new Way(name, how, List.of(archive), () -> {
+            Archive a = Archive.open(archive, options);
+            ArchiveLoader loader;
+            try {
+                loader = a.loader(paths, ahead);
+            } catch (IOException | RuntimeException e) {
+                a.close();
+                throw e;
+            }
+            return new Session() {
+                @Override
+                public Loaded load(String path) throws IOException {
+                    LoadedFile f = loader.next();
+                    if (!f.name().equals(path)) {
+                        f.close();
+                        throw new IllegalStateException("the loader delivered " + f.name() + " where the trace loads "
+                                + path);
+                    }
+                    return offHeap(f);
+                }
+
+                @Override
+                public OptionalLong seeks() {
+                    return OptionalLong.of(loader.stats().seeks());
+                }
+
+                @Override
+                public void close() throws IOException {
+                    try {
+                        loader.close();
+                    } finally {
+                        a.close();
+                    }
+                }
+            };
+        });
+    }
+
     static String describe(LoadOptions o) {
-        return (o.blockSize() >> 10) + " KiB blocks, queue depth " + o.queueDepth() + (o.direct() ? ", O_DIRECT" : "");
+        return (o.blockSize() >> 10) + " KiB blocks, queue depth " + o.queueDepth() + (o.direct() ? ", O_DIRECT" : "")
+                + ", " + inflation(o);
+    }
+
+    /** How Deflate entries are inflated with {@code o}. */
+    static String inflation(LoadOptions o) {
+        return switch (o.inflation()) {
+            case BLOCKS -> "Inflater per block (002 §3.2)";
+            case WHOLE -> org.hpio.internal.sys.Libdeflate.available() ? "whole-buffer libdeflate"
+                    : "whole-buffer Inflater (libdeflate missing)";
+            case WHOLE_JDK -> "whole-buffer Inflater";
+        };
     }
 
     private static List<Path> looseFiles(TraceData data) {

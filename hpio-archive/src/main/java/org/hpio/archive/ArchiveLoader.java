@@ -1,0 +1,451 @@
+package org.hpio.archive;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Loads a list of an archive's files, known in advance, in that order, working ahead of the caller: the next
+ * files' reads are in flight, and they are decoded (inflated, CRC-checked) on other cores, while the caller
+ * works on the current one. A trace-ordered archive (002 §3.3) lays out files loaded one after the other next to
+ * each other; the loader reads such neighbours together, in one read of up to {@link LookAhead#readBytes()}
+ * (fewer, larger requests than one per file: 002 §3.1's "the disk is always busy"), and inflates each whole
+ * ({@link WholeEntryDecoder}: libdeflate when the system has it). This is 002 §3.2's overlap of I/O and
+ * decompression taken from blocks of one file to whole files of a known sequence.
+ *
+ * <pre>{@code
+ * try (ArchiveLoader loader = archive.loader(paths, LookAhead.defaults())) {
+ *     while (loader.hasNext()) {
+ *         try (LoadedFile f = loader.next()) {
+ *             use(f.buffer());
+ *         }
+ *     }
+ * }
+ * }</pre>
+ *
+ * <h2>Guarantees</h2>
+ * Each file is delivered in list order and checked as {@link Archive#load} checks it (local header, sizes,
+ * CRC-32); a file that cannot be loaded (no such entry, damaged, a failed read) makes {@link #next()} throw for
+ * that position, naming the entry, and the following positions still load. Memory: the loader holds at most
+ * {@link LookAhead#files()} files and {@link LookAhead#bytes()} bytes ahead of the caller (one larger file only
+ * alone). Reads use the loader's own handle of the archive's file (closed by {@link #close()}).
+ *
+ * <h2>Ownership</h2>
+ * A delivered {@link LoadedFile} is the caller's, to close (any thread, any order). Its memory is part of the
+ * {@link ReadRun} it was read with, which is freed when every file of that run is closed: one file kept open
+ * keeps its neighbours' memory (at most the read size plus their inflated contents). {@link #close()} (also
+ * before the end: cancelling) waits for the workers and the reads in flight and frees every file not delivered;
+ * delivered files stay valid.
+ *
+ * <p>One caller thread at a time uses {@link #next()}; the workers are the loader's own daemon threads.
+ */
+public final class ArchiveLoader implements AutoCloseable {
+    /** Reads the loader keeps in flight at most (its file handle allows twice as many). */
+    static final int MAX_PIECES_IN_FLIGHT = 32;
+
+    /** One position of the list. Fields are guarded by the loader's lock, except while a thread decodes it. */
+    private static final class Slot {
+        final String path;
+        ArchiveEntry entry;
+        ReadRun run;
+        long cost;
+        long outputOffset = -1;
+        boolean claimed;
+        boolean decoded;
+        LoadedFile file;
+        IOException failure;
+
+        Slot(String path) {
+            this.path = path;
+        }
+    }
+
+    private final Archive archive;
+    private final String archiveName;
+    private final List<String> paths;
+    private final LookAhead lookAhead;
+    private final BlockIo io;
+    private final boolean nativeInflate;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when a position is decoded while the caller waits for it. */
+    private final Condition decoded = lock.newCondition();
+    /** Signalled when positions are admitted (work for the workers) and at close. */
+    private final Condition admittedMore = lock.newCondition();
+    private boolean callerWaiting;
+    private int idleWorkers;
+    private final ArrayDeque<Slot> window = new ArrayDeque<>();
+    private final ArrayDeque<ReadRun.Piece> unstarted = new ArrayDeque<>();
+    private final ArrayDeque<ReadRun.Piece> started = new ArrayDeque<>();
+    private final List<Thread> workers = new ArrayList<>();
+    private int admitted;
+    private int delivered;
+    private long windowBytes;
+    private boolean closed;
+
+    ArchiveLoader(Archive archive, List<String> paths, LookAhead lookAhead) throws IOException {
+        LoadOptions options = archive.options();
+        if (lookAhead.readBytes() < options.blockSize()) {
+            throw new IllegalArgumentException("read size " + lookAhead.readBytes() + " is below the block size "
+                    + options.blockSize());
+        }
+        this.archive = archive;
+        this.archiveName = archive.path().toString();
+        this.paths = List.copyOf(paths);
+        this.lookAhead = lookAhead;
+        this.nativeInflate = options.inflation() == LoadOptions.Inflation.WHOLE;
+        this.io = BlockIo.open(archive.path(), options.withQueueDepth(MAX_PIECES_IN_FLIGHT), false);
+        try {
+            lock.lock();
+            try {
+                refill();
+            } finally {
+                lock.unlock();
+            }
+            for (int i = 0; i < lookAhead.workers(); i++) {
+                Thread t = Thread.ofPlatform().daemon().name("hpio-loader-" + i).unstarted(this::work);
+                workers.add(t);
+                t.start();
+            }
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Whether a position is left. */
+    public boolean hasNext() {
+        return delivered < paths.size();
+    }
+
+    /** The position {@link #next()} delivers (0 first). */
+    public int position() {
+        return delivered;
+    }
+
+    /**
+     * The next file of the list, loaded and checked; owned by the caller, who closes it.
+     *
+     * @throws NoSuchElementException after the last
+     * @throws NoSuchFileException when the archive holds no file at this position's path
+     * @throws ArchiveFormatException when this position's entry is damaged, naming it
+     * @throws IOException when reading this position's entry failed, naming it; the position is used up either
+     *                     way, and the next call goes on with the next one
+     * @throws IllegalStateException after {@link #close()}
+     */
+    public LoadedFile next() throws IOException {
+        Slot head;
+        boolean mine;
+        lock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("the loader of " + archiveName + " is closed");
+            }
+            if (!hasNext()) {
+                throw new NoSuchElementException("all " + paths.size() + " files of " + archiveName
+                        + " were delivered");
+            }
+            refill();
+            head = window.peekFirst();
+            mine = !head.claimed;
+            head.claimed = true;
+        } finally {
+            lock.unlock();
+        }
+        if (mine) {
+            decode(head);
+        }
+        lock.lock();
+        try {
+            while (!head.decoded) {
+                callerWaiting = true;
+                decoded.awaitUninterruptibly();
+                callerWaiting = false;
+            }
+            window.pollFirst();
+            delivered++;
+            windowBytes -= head.cost;
+            refill();
+            if (head.failure != null) {
+                throw head.failure;
+            }
+            return head.file;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Admits positions into the window when it has drained to half (so that neighbours are admitted, and read,
+     * together), forms their runs and starts reads. Holds the lock.
+     */
+    private void refill() {
+        int room = lookAhead.files() - window.size();
+        boolean low = window.size() <= lookAhead.files() / 2 || windowBytes <= lookAhead.bytes() / 2;
+        if (admitted < paths.size() && room > 0 && low) {
+            List<Slot> batch = new ArrayList<>();
+            while (admitted < paths.size() && window.size() < lookAhead.files()) {
+                Slot s = new Slot(paths.get(admitted));
+                resolve(s);
+                if (!window.isEmpty() && windowBytes + s.cost > lookAhead.bytes()) {
+                    break;
+                }
+                admitted++;
+                window.addLast(s);
+                windowBytes += s.cost;
+                if (s.failure == null) {
+                    batch.add(s);
+                }
+            }
+            formRuns(batch);
+            if (idleWorkers > 0) {
+                admittedMore.signalAll();
+            }
+        }
+        startPieces();
+    }
+
+    /** Finds the slot's entry and its cost, or records why it cannot be loaded. */
+    private void resolve(Slot s) {
+        try {
+            ArchiveEntry e = archive.requireFile(s.path);
+            archive.checkReadable(e);
+            s.entry = e;
+            long span = span(e);
+            s.cost = span + (e.method() == ZipFormat.DEFLATED ? e.uncompressedSize() : 0);
+        } catch (IOException e) {
+            s.failure = e;
+            s.decoded = true;
+            s.claimed = true;
+        }
+    }
+
+    /** Bytes a load of {@code e} reads: its local header (at most 64 KiB of name and extra each) and data. */
+    private long span(ArchiveEntry e) {
+        long end = Math.min(archive.spanEnd(e),
+                e.localHeaderOffset() + ZipFormat.LOCAL_HEADER_SIZE + 2 * 0xFFFFL + e.compressedSize());
+        return Math.max(0, end - e.localHeaderOffset());
+    }
+
+    /** Groups the batch's slots into runs of neighbours (adjacent in the file, in list order) and queues them. */
+    private void formRuns(List<Slot> batch) {
+        int i = 0;
+        while (i < batch.size()) {
+            int j = i + 1;
+            long start = batch.get(i).entry.localHeaderOffset();
+            long end = start + span(batch.get(i).entry);
+            while (j < batch.size()) {
+                ArchiveEntry next = batch.get(j).entry;
+                long nextEnd = next.localHeaderOffset() + span(next);
+                if (next.localHeaderOffset() != end || nextEnd - start > lookAhead.readBytes()) {
+                    break;
+                }
+                end = nextEnd;
+                j++;
+            }
+            queueRun(batch.subList(i, j), start, end);
+            i = j;
+        }
+    }
+
+    private void queueRun(List<Slot> slots, long start, long end) {
+        int align = io.offsetAlignment();
+        long from = start - start % align;
+        long to = Math.min(io.fileSize(), (end + align - 1) / align * align);
+        long extra = 0;
+        for (Slot s : slots) {
+            if (s.entry.method() == ZipFormat.DEFLATED) {
+                s.outputOffset = to - from + extra;
+                extra += (s.entry.uncompressedSize() + 63) & ~63L;
+            }
+        }
+        ReadRun run = new ReadRun(from, Math.max(to, from), extra, lookAhead.readBytes(), slots.size(), io,
+                archiveName);
+        for (Slot s : slots) {
+            s.run = run;
+        }
+        unstarted.addAll(run.pieces());
+    }
+
+    /** Retires finished reads and starts queued ones, in order, up to the bound. Holds the lock. */
+    private void startPieces() {
+        while (!started.isEmpty() && ReadRun.isFinished(started.peekFirst())) {
+            started.pollFirst();
+        }
+        while (!unstarted.isEmpty() && started.size() < MAX_PIECES_IN_FLIGHT) {
+            ReadRun.Piece p = unstarted.pollFirst();
+            ReadRun.start(p, io);
+            started.addLast(p);
+        }
+    }
+
+    /** Waits until every piece of {@code run} has been started, helping older reads along. */
+    private void ensureStarted(ReadRun run) throws IOException {
+        while (true) {
+            ReadRun.Piece oldest;
+            lock.lock();
+            try {
+                startPieces();
+                if (run.pieces().stream().allMatch(ReadRun::isStarted)) {
+                    return;
+                }
+                oldest = started.peekFirst();
+            } finally {
+                lock.unlock();
+            }
+            try {
+                oldest.request.done(org.hpio.async.AsyncFile.TIME_INF);
+            } catch (InterruptedIOException e) {
+                throw e;
+            } catch (IOException e) {
+                // the run that owns it reports it
+            }
+        }
+    }
+
+    /** Reads (if needed) and decodes {@code s}, which the calling thread has claimed; never throws. */
+    private void decode(Slot s) {
+        LoadedFile file = null;
+        IOException failure = null;
+        try {
+            file = load(s);
+        } catch (IOException e) {
+            failure = e;
+        } catch (RuntimeException e) {
+            failure = new IOException("entry " + s.path + " of " + archiveName + ": " + e, e);
+        }
+        lock.lock();
+        try {
+            s.file = file;
+            s.failure = failure;
+            s.decoded = true;
+            if (callerWaiting) { // only the caller waits for a decode (one wake-up per file costs more than it)
+                decoded.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private LoadedFile load(Slot s) throws IOException {
+        ArchiveEntry e = s.entry;
+        ReadRun run = s.run;
+        boolean ok = false;
+        try {
+            ensureStarted(run);
+            try {
+                run.await();
+            } catch (InterruptedIOException x) {
+                throw x;
+            } catch (IOException x) {
+                throw new IOException(archiveName + ": entry " + e.name() + ": " + x.getMessage(), x);
+            }
+            long data = archive.dataOffset(e, run.memory.asSlice(0, run.to - run.from).asByteBuffer(), run.from);
+            MemorySegment raw = run.fileBytes(data, e.compressedSize());
+            MemorySegment contents = e.method() == ZipFormat.STORED ? raw
+                    : run.memory.asSlice(s.outputOffset, e.uncompressedSize());
+            WholeEntryDecoder.decode(archiveName, e, raw, contents, nativeInflate);
+            io.countLoad(e.uncompressedSize());
+            LoadedFile f = new LoadedFile(e.name(), contents, run::release);
+            ok = true;
+            return f;
+        } finally {
+            if (!ok) {
+                run.release();
+            }
+        }
+    }
+
+    /** A worker: decodes the first unclaimed Deflate position after the caller's next one, until closed. */
+    private void work() {
+        while (true) {
+            Slot s;
+            lock.lock();
+            try {
+                while ((s = claimable()) == null && !closed) {
+                    idleWorkers++;
+                    admittedMore.awaitUninterruptibly();
+                    idleWorkers--;
+                }
+                if (closed) {
+                    return;
+                }
+                s.claimed = true;
+            } finally {
+                lock.unlock();
+            }
+            decode(s);
+        }
+    }
+
+    /**
+     * The first unclaimed Deflate position after the head. Stored entries are left to the caller's thread: their
+     * check costs less than handing them over between threads would.
+     */
+    private Slot claimable() {
+        boolean head = true;
+        for (Slot s : window) {
+            if (!head && !s.claimed && s.entry != null && s.entry.method() == ZipFormat.DEFLATED) {
+                return s;
+            }
+            head = false;
+        }
+        return null;
+    }
+
+    /** What the loader's reads did so far. */
+    public LoadStats stats() {
+        return io.stats();
+    }
+
+    /**
+     * Stops: waits for the workers to finish the file each is decoding and for every read in flight, frees
+     * the files not delivered, and closes the loader's file handle. Delivered files stay valid. Idempotent.
+     */
+    @Override
+    public void close() throws IOException {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            admittedMore.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        for (Thread t : workers) {
+            boolean interrupted = false;
+            while (t.isAlive()) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (ReadRun.Piece p : started) {
+            ReadRun.drain(p);
+        }
+        for (Slot s : window) {
+            if (s.file != null) {
+                s.file.close();
+            } else if (s.run != null && !s.decoded) {
+                s.run.release();
+            }
+        }
+        window.clear();
+        unstarted.clear();
+        started.clear();
+        io.close();
+    }
+}

@@ -1,0 +1,62 @@
+package org.hpio.archive;
+
+/**
+ * How far an {@link ArchiveLoader} works ahead of its caller.
+ *
+ * @param files     files read or decoded ahead of the one the caller asks for next, at most (1 to 4096;
+ *                  default 64)
+ * @param bytes     memory those files may hold, at most: the bytes read for them plus, for Deflate entries, their
+ *                  uncompressed size (at least 64 KiB; default 64 MiB). A single file larger than this is still
+ *                  loaded, alone, once it is the next one
+ * @param readBytes neighbouring entries (adjacent in the archive, as a trace-ordered archive lays out files
+ *                  loaded one after the other: 002 §3.3) are read together in one read of up to this many bytes;
+ *                  a larger entry is read in pieces of this size (a power of two, at least the archive's block
+ *                  size; default 1 MiB)
+ * @param workers   threads that decode (inflate, check CRC-32) files ahead while the caller works on the
+ *                  current one (0 to 64; 0: the caller's thread decodes each file when it asks for it; default:
+ *                  one less than the processors, at most 3)
+ */
+public record LookAhead(int files, long bytes, int readBytes, int workers) {
+    public static final int DEFAULT_FILES = 64;
+    public static final long DEFAULT_BYTES = 64L << 20;
+    public static final int DEFAULT_READ_BYTES = 1 << 20;
+
+    /** Checks every field; see the record's description for the ranges. */
+    public LookAhead {
+        if (files < 1 || files > 4096) {
+            throw new IllegalArgumentException("look-ahead must be 1..4096 files, was " + files);
+        }
+        if (bytes < 64 << 10) {
+            throw new IllegalArgumentException("look-ahead memory must be at least 64 KiB, was " + bytes);
+        }
+        if (readBytes < LoadOptions.MIN_BLOCK_SIZE || Integer.bitCount(readBytes) != 1) {
+            throw new IllegalArgumentException("read size must be a power of two of at least 4 KiB, was "
+                    + readBytes);
+        }
+        if (workers < 0 || workers > 64) {
+            throw new IllegalArgumentException("workers must be 0..64, was " + workers);
+        }
+    }
+
+    /** 64 files, 64 MiB, reads of up to 1 MiB, one worker per spare processor (at most 3). */
+    public static LookAhead defaults() {
+        int spare = Math.max(0, Math.min(3, Runtime.getRuntime().availableProcessors() - 1));
+        return new LookAhead(DEFAULT_FILES, DEFAULT_BYTES, DEFAULT_READ_BYTES, spare);
+    }
+
+    public LookAhead withFiles(int n) {
+        return new LookAhead(n, bytes, readBytes, workers);
+    }
+
+    public LookAhead withBytes(long n) {
+        return new LookAhead(files, n, readBytes, workers);
+    }
+
+    public LookAhead withReadBytes(int n) {
+        return new LookAhead(files, bytes, n, workers);
+    }
+
+    public LookAhead withWorkers(int n) {
+        return new LookAhead(files, bytes, readBytes, n);
+    }
+}

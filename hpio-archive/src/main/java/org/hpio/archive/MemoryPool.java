@@ -1,0 +1,69 @@
+package org.hpio.archive;
+
+import org.hpio.internal.sys.ScopedMemory;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Recycled off-heap memory for loads: fresh native memory costs a page fault and a zero fill per page on every
+ * load (three passes over a file's bytes where the read alone is one), so buffers are kept and reused. Sizes are
+ * rounded up to a power of two from 64 KiB (smaller ones come straight from the caller's arena); at most
+ * {@value #KEEP_BYTES} bytes are kept free, process-wide, and the rest are left to the garbage collector (each
+ * buffer has its own automatic arena).
+ *
+ * <p>Ownership: {@link #allocate} returns a view scoped to the caller's arena ({@link ScopedMemory}); when that
+ * arena closes the view becomes inaccessible and the buffer returns to the pool. Memory from the pool is not
+ * zeroed: every caller overwrites what it hands out. Thread-safe.
+ */
+final class MemoryPool {
+    static final long KEEP_BYTES = 256L << 20;
+    private static final int MIN_SHIFT = 16;
+    private static final int MAX_SHIFT = 40;
+    private static final int ALIGNMENT = 4096;
+    @SuppressWarnings("unchecked")
+    private static final ConcurrentLinkedDeque<MemorySegment>[] FREE = new ConcurrentLinkedDeque[MAX_SHIFT + 1];
+    private static final AtomicLong FREE_BYTES = new AtomicLong();
+
+    static {
+        for (int i = 0; i < FREE.length; i++) {
+            FREE[i] = new ConcurrentLinkedDeque<>();
+        }
+    }
+
+    private MemoryPool() {
+    }
+
+    /**
+     * {@code bytes} (at least one) of memory aligned to 4 KiB (at least {@code alignment}, a power of two up to
+     * 4 KiB), valid until {@code arena} closes; its contents are undefined.
+     */
+    static MemorySegment allocate(Arena arena, long bytes, int alignment) {
+        long size = Math.max(1, bytes);
+        if (size < 1L << MIN_SHIFT || alignment > ALIGNMENT) {
+            return arena.allocate(size, Math.max(alignment, 64));
+        }
+        int shift = 64 - Long.numberOfLeadingZeros(size - 1);
+        if (shift > MAX_SHIFT) {
+            return arena.allocate(size, Math.max(alignment, 64));
+        }
+        MemorySegment buffer = FREE[shift].pollFirst();
+        if (buffer != null) {
+            FREE_BYTES.addAndGet(-buffer.byteSize());
+        } else {
+            buffer = Arena.ofAuto().allocate(1L << shift, ALIGNMENT);
+        }
+        MemorySegment kept = buffer;
+        return ScopedMemory.view(buffer, arena, () -> give(kept)).asSlice(0, size);
+    }
+
+    private static void give(MemorySegment buffer) {
+        if (FREE_BYTES.addAndGet(buffer.byteSize()) <= KEEP_BYTES) {
+            FREE[Long.numberOfTrailingZeros(buffer.byteSize())].addFirst(buffer);
+        } else {
+            FREE_BYTES.addAndGet(-buffer.byteSize());
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package org.hpio.archive;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link ArchiveLoader}: the same bytes as {@link Archive#load} in list order (repeats, out of archive order,
+ * neighbours read together, entries larger than a read, windows smaller than a file, 0 to 3 workers, stored and
+ * Deflate, every inflation), a CRC mismatch or a missing file failing only its own position with an error naming
+ * it, cancelling by closing early, and delivered files outliving the loader.
+ */
+class ArchiveLoaderTest {
+    @TempDir
+    Path dir;
+
+    private Path build(Map<String, byte[]> files, String name, double minSavings) throws IOException {
+        Path tree = dir.resolve("tree-" + name);
+        TestTrees.write(tree, files);
+        Path zip = dir.resolve(name);
+        new ArchiveBuilder(tree).minDeflateSavings(minSavings).addAll(files.keySet()).write(zip);
+        return zip;
+    }
+
+    /** Archive order, then a second pass backwards, then a repeat of one file: every kind of neighbour. */
+    private static List<String> order(Map<String, byte[]> files) {
+        List<String> paths = new ArrayList<>(files.keySet());
+        List<String> back = new ArrayList<>(files.keySet());
+        java.util.Collections.reverse(back);
+        paths.addAll(back);
+        paths.add("a/text.txt");
+        paths.add("a/text.txt");
+        return paths;
+    }
+
+    private static List<LookAhead> lookAheads() {
+        return List.of(LookAhead.defaults(),
+                LookAhead.defaults().withWorkers(0),
+                LookAhead.defaults().withWorkers(3),
+                new LookAhead(1, 64 << 10, 32 << 10, 1),        // one file at a time, reads of one block
+                new LookAhead(3, 64 << 10, 64 << 10, 2),        // a window smaller than the big files
+                new LookAhead(4096, 1L << 30, 16 << 20, 1));    // everything at once
+    }
+
+    @ParameterizedTest
+    @ValueSource(doubles = {0.0, 1.0})
+    void deliversWhatLoadDeliversInListOrder(double minSavings) throws IOException {
+        Map<String, byte[]> files = ArchiveLoadTest.files();
+        Path zip = build(files, "z.zip", minSavings);
+        List<String> paths = order(files);
+        for (LoadOptions.Inflation inflation : LoadOptions.Inflation.values()) {
+            try (Archive archive = Archive.open(zip, LoadOptions.defaults().withInflation(inflation))) {
+                if (minSavings < 1.0) {
+                    assertEquals(ZipFormat.DEFLATED, archive.entry("a/text.txt").orElseThrow().method());
+                } else {
+                    assertEquals(ZipFormat.STORED, archive.entry("a/text.txt").orElseThrow().method());
+                }
+                for (LookAhead ahead : lookAheads()) {
+                    List<LoadedFile> kept = new ArrayList<>();
+                    try (ArchiveLoader loader = archive.loader(paths, ahead)) {
+                        for (int i = 0; i < paths.size(); i++) {
+                            assertTrue(loader.hasNext());
+                            assertEquals(i, loader.position());
+                            LoadedFile f = loader.next();
+                            assertEquals(paths.get(i), f.name());
+                            assertArrayEquals(files.get(paths.get(i)), f.toByteArray(), paths.get(i) + " " + ahead);
+                            assertTrue(f.segment().isReadOnly());
+                            if (i % 3 == 0) {
+                                kept.add(f); // closed after the loader: a delivered file outlives it
+                            } else {
+                                f.close();
+                            }
+                        }
+                        assertFalse(loader.hasNext());
+                        assertThrows(NoSuchElementException.class, loader::next);
+                        assertEquals(paths.size(), loader.stats().loads());
+                    }
+                    for (LoadedFile f : kept) {
+                        assertArrayEquals(files.get(f.name()), f.toByteArray());
+                        f.close();
+                    }
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(doubles = {0.0, 1.0})
+    void aCrcMismatchFailsOnlyItsPositionNamingTheEntry(double minSavings) throws IOException {
+        Map<String, byte[]> files = ArchiveLoadTest.files();
+        Path zip = build(files, "bad.zip", minSavings);
+        long at;
+        try (Archive archive = Archive.open(zip)) {
+            ArchiveEntry e = archive.entry("many/f3.txt").orElseThrow();
+            at = archive.dataOffset(e) + e.compressedSize() / 2;
+        }
+        byte[] bytes = Files.readAllBytes(zip);
+        bytes[(int) at] ^= 0x04;
+        Files.write(zip, bytes);
+        List<String> paths = new ArrayList<>(files.keySet());
+        for (LookAhead ahead : lookAheads()) {
+            try (Archive archive = Archive.open(zip); ArchiveLoader loader = archive.loader(paths, ahead)) {
+                for (String p : paths) {
+                    if (p.equals("many/f3.txt")) {
+                        ArchiveFormatException x = assertThrows(ArchiveFormatException.class, loader::next);
+                        assertTrue(x.getMessage().contains("entry many/f3.txt"), x.getMessage());
+                        assertTrue(x.getMessage().contains(zip.toString()), x.getMessage());
+                    } else {
+                        try (LoadedFile f = loader.next()) {
+                            assertArrayEquals(files.get(p), f.toByteArray(), p);
+                        }
+                    }
+                }
+                assertFalse(loader.hasNext());
+            }
+        }
+    }
+
+    @Test
+    void aMissingFileFailsOnlyItsPosition() throws IOException {
+        Map<String, byte[]> files = ArchiveLoadTest.files();
+        Path zip = build(files, "z.zip", 0.0);
+        List<String> paths = List.of("a/text.txt", "no/such/file", "../escape", "a/", "b/small.txt");
+        try (Archive archive = Archive.open(zip); ArchiveLoader loader = archive.loader(paths, LookAhead.defaults())) {
+            try (LoadedFile f = loader.next()) {
+                assertArrayEquals(files.get("a/text.txt"), f.toByteArray());
+            }
+            NoSuchFileException x = assertThrows(NoSuchFileException.class, loader::next);
+            assertTrue(x.getMessage().contains("no/such/file"), x.getMessage());
+            assertThrows(NoSuchFileException.class, loader::next);
+            assertThrows(NoSuchFileException.class, loader::next);
+            try (LoadedFile f = loader.next()) {
+                assertArrayEquals(files.get("b/small.txt"), f.toByteArray());
+            }
+        }
+    }
+
+    @Test
+    void closingEarlyCancelsAndStopsTheWorkers() throws IOException {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        for (int i = 0; i < 200; i++) {
+            files.put("f" + i, TestTrees.text(5_000 + 101 * i, i));
+        }
+        Path zip = build(files, "many.zip", 0.0);
+        List<String> paths = new ArrayList<>(files.keySet());
+        try (Archive archive = Archive.open(zip)) {
+            for (int stopAt : new int[]{0, 1, 7, 150}) {
+                ArchiveLoader loader = archive.loader(paths, LookAhead.defaults().withWorkers(2).withFiles(32));
+                LoadedFile kept = null;
+                for (int i = 0; i < stopAt; i++) {
+                    LoadedFile f = loader.next();
+                    if (kept == null) {
+                        kept = f;
+                    } else {
+                        f.close();
+                    }
+                }
+                loader.close();
+                loader.close(); // idempotent
+                assertThrows(IllegalStateException.class, loader::next);
+                assertTrue(Thread.getAllStackTraces().keySet().stream()
+                        .noneMatch(t -> t.getName().startsWith("hpio-loader-") && t.isAlive()
+                                && t.getStackTrace().length > 0 && isOurs(t)), "a worker outlived close");
+                if (kept != null) {
+                    assertArrayEquals(files.get("f0"), kept.toByteArray());
+                    kept.close();
+                }
+            }
+            try (LoadedFile f = archive.load("f199")) { // the archive is unaffected
+                assertArrayEquals(files.get("f199"), f.toByteArray());
+            }
+        }
+    }
+
+    private static boolean isOurs(Thread t) {
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getClassName().equals(ArchiveLoader.class.getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void lookAheadChecksItsFields() {
+        assertThrows(IllegalArgumentException.class, () -> new LookAhead(0, 1 << 20, 1 << 20, 1));
+        assertThrows(IllegalArgumentException.class, () -> new LookAhead(8, 1024, 1 << 20, 1));
+        assertThrows(IllegalArgumentException.class, () -> new LookAhead(8, 1 << 20, 3 << 10, 1));
+        assertThrows(IllegalArgumentException.class, () -> new LookAhead(8, 1 << 20, 1 << 20, -1));
+        LookAhead d = LookAhead.defaults();
+        assertTrue(d.workers() >= 0 && d.workers() <= 3);
+    }
+
+    @Test
+    void aReadSizeBelowTheBlockSizeIsRefused() throws IOException {
+        Map<String, byte[]> files = ArchiveLoadTest.files();
+        Path zip = build(files, "z.zip", 0.0);
+        try (Archive archive = Archive.open(zip, LoadOptions.defaults().withBlockSize(64 << 10))) {
+            IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+                    () -> archive.loader(List.of("a/text.txt"), LookAhead.defaults().withReadBytes(32 << 10)));
+            assertTrue(x.getMessage().contains("block size"), x.getMessage());
+        }
+    }
+}
