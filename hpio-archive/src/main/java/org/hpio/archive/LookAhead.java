@@ -4,7 +4,7 @@ package org.hpio.archive;
  * How far an {@link ArchiveLoader} works ahead of its caller.
  *
  * @param files     files read or decoded ahead of the one the caller asks for next, at most (1 to 4096;
- *                  default 64)
+ *                  default 1024: a trace's files are small, and fewer kept the device idle between refills)
  * @param bytes     memory those files may hold, at most: the bytes read for them plus, for Deflate entries, their
  *                  uncompressed size (at least 64 KiB; default 64 MiB). A single file larger than this is still
  *                  loaded, alone, once it is the next one
@@ -17,7 +17,7 @@ package org.hpio.archive;
  *                  one less than the processors, at most 3)
  */
 public record LookAhead(int files, long bytes, int readBytes, int workers) {
-    public static final int DEFAULT_FILES = 64;
+    public static final int DEFAULT_FILES = 1024;
     public static final long DEFAULT_BYTES = 64L << 20;
     public static final int DEFAULT_READ_BYTES = 1 << 20;
 
@@ -38,7 +38,7 @@ public record LookAhead(int files, long bytes, int readBytes, int workers) {
         }
     }
 
-    /** 64 files, 64 MiB, reads of up to 1 MiB, one worker per spare processor (at most 3). */
+    /** 1024 files, 64 MiB, reads of up to 1 MiB, one worker per spare processor (at most 3). */
     public static LookAhead defaults() {
         int spare = Math.max(0, Math.min(3, Runtime.getRuntime().availableProcessors() - 1));
         return new LookAhead(DEFAULT_FILES, DEFAULT_BYTES, DEFAULT_READ_BYTES, spare);

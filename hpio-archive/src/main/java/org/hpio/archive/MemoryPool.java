@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Recycled off-heap memory for loads: fresh native memory costs a page fault and a zero fill per page on every
  * load (three passes over a file's bytes where the read alone is one), so buffers are kept and reused. Sizes are
- * rounded up to a power of two from 64 KiB (smaller ones come straight from the caller's arena); at most
+ * rounded up to a power of two from 4 KiB (smaller ones come straight from the caller's arena); at most
  * {@value #KEEP_BYTES} bytes are kept free, process-wide, and the rest are left to the garbage collector (each
  * buffer has its own automatic arena).
  *
@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class MemoryPool {
     static final long KEEP_BYTES = 256L << 20;
-    private static final int MIN_SHIFT = 16;
+    private static final int MIN_SHIFT = 12;
     private static final int MAX_SHIFT = 40;
     private static final int ALIGNMENT = 4096;
     @SuppressWarnings("unchecked")
