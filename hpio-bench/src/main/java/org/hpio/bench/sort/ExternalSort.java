@@ -50,9 +50,13 @@ final class ExternalSort {
         return (int) (bytes / Long.BYTES);
     }
 
-    /** Runs one merge may take in {@code memory}: two blocks of at least {@link #MIN_BLOCK} per run, two for output. */
+    /**
+     * Runs one merge may take in {@code memory}: two blocks of at least {@link #MIN_BLOCK} and one merge-tree
+     * buffer per run, two blocks for output.
+     */
     static int fanIn(long memory) {
-        return (int) Math.max(2, (memory / MIN_BLOCK - 2) / 2);
+        long perRun = 2L * MIN_BLOCK + KWayMerge.treeBytes(2);
+        return (int) Math.max(2, (memory - 2L * MIN_BLOCK) / perRun);
     }
 
     /** Sorts {@code in} into {@code out} (replaced) within {@code memory} bytes of buffers. */
@@ -122,9 +126,13 @@ final class ExternalSort {
         return merged;
     }
 
-    /** Block of a merge of {@code runs} runs: memory over 2 per run + 2 for output, in ALIGN units, staging-bounded. */
+    /**
+     * Block of a merge of {@code runs} runs: the memory left after the merge tree's buffers, over 2 per run + 2
+     * for output, in ALIGN units, staging-bounded.
+     */
     static int blockLongs(long memory, int runs) {
-        long bytes = Math.min(memory / (2L * runs + 2), MAX_STAGED / (runs + WriteBehind.IN_FLIGHT));
+        long left = Math.max(0, memory - KWayMerge.treeBytes(runs));
+        long bytes = Math.min(left / (2L * runs + 2), MAX_STAGED / (runs + WriteBehind.IN_FLIGHT));
         bytes = Math.max(ALIGN, bytes / ALIGN * ALIGN);
         return (int) Math.min(bytes / Long.BYTES, SortSettings.MAX_CHUNK / Long.BYTES);
     }

@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 
 /**
- * The merge's output, written behind: longs collect in one block; a full block is written with AsyncFile
+ * The merge's output, written behind: the merge fills {@link #block()}, {@link #write} writes it with AsyncFile
  * (which copies a heap array off-heap at initiation, so the block is free again at once) while the merge goes
  * on. At most {@value #IN_FLIGHT} writes are in flight, so memory stays bounded; {@link #finish} writes the last
  * partial block and waits for all. Owns its block. One thread.
@@ -20,7 +20,6 @@ final class WriteBehind {
     private final ArrayDeque<AsyncFileRequest> inFlight = new ArrayDeque<>();
     private final MergeTimes times;
     private long position;
-    private int count;
 
     WriteBehind(AsyncFile file, long firstLong, int blockLongs, MergeTimes times) {
         this.file = file;
@@ -29,29 +28,27 @@ final class WriteBehind {
         this.times = times;
     }
 
-    void put(long value) throws IOException {
-        block[count++] = value;
-        if (count == block.length) {
-            flush();
-        }
+    /** The block the merge fills; free again after each {@link #write}. */
+    long[] block() {
+        return block;
     }
 
-    private void flush() throws IOException {
-        if (count == 0) {
+    /** Writes {@code block()[0 .. longs)} behind, after what was written before. */
+    void write(int longs) throws IOException {
+        if (longs == 0) {
             return;
         }
         long t = SortTimes.now();
         if (inFlight.size() == IN_FLIGHT) {
             inFlight.removeFirst().done();
         }
-        inFlight.addLast(file.writeArray(position, block, 0, count));
+        inFlight.addLast(file.writeArray(position, block, 0, longs));
         times.write(t);
-        position += (long) count * Long.BYTES;
-        count = 0;
+        position += (long) longs * Long.BYTES;
     }
 
+    /** Waits for every write. */
     void finish() throws IOException {
-        flush();
         long t = SortTimes.now();
         AsyncFile.allDone(AsyncFile.TIME_INF, inFlight.toArray(AsyncFileRequest[]::new));
         inFlight.clear();
