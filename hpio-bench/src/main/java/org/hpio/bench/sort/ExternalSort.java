@@ -22,8 +22,6 @@ final class ExternalSort {
     static final int ALIGN = 4096;
     /** The smallest merge block worth a request (bytes); fixes the fan-in of a pass. */
     static final int MIN_BLOCK = 64 << 10;
-    /** AsyncFile's engine stages at most 64 MiB; the merge's requests stay below this. */
-    static final long MAX_STAGED = 48L << 20;
 
     /**
      * What one whole sort did and where its time went (seconds).
@@ -52,11 +50,11 @@ final class ExternalSort {
 
     /**
      * Runs one merge may take in {@code memory}: two blocks of at least {@link #MIN_BLOCK} and one merge-tree
-     * buffer per run, two blocks for output.
+     * buffer per run, 1 + {@link WriteBehind#IN_FLIGHT} blocks for output.
      */
     static int fanIn(long memory) {
         long perRun = 2L * MIN_BLOCK + KWayMerge.treeBytes(2);
-        return (int) Math.max(2, (memory - 2L * MIN_BLOCK) / perRun);
+        return (int) Math.max(2, (memory - (1L + WriteBehind.IN_FLIGHT) * MIN_BLOCK) / perRun);
     }
 
     /** Sorts {@code in} into {@code out} (replaced) within {@code memory} bytes of buffers. */
@@ -119,7 +117,7 @@ final class ExternalSort {
         try (AsyncFile from = new AsyncFile(source, "r", options); AsyncFile to = new AsyncFile(target, "rw", options)) {
             for (int i = 0; i < runs.size(); i += fanIn) {
                 List<KWayMerge.Run> group = runs.subList(i, Math.min(runs.size(), i + fanIn));
-                KWayMerge.merge(from, group, to, blockLongs(memory, group.size()), times);
+                KWayMerge.merge(from, group, to, blockLongs(memory, group.size()), options.order(), times);
                 merged.add(new KWayMerge.Run(group.getFirst().first(), group.getLast().end() - group.getFirst().first()));
             }
         }
@@ -127,12 +125,12 @@ final class ExternalSort {
     }
 
     /**
-     * Block of a merge of {@code runs} runs: the memory left after the merge tree's buffers, over 2 per run + 2
-     * for output, in ALIGN units, staging-bounded.
+     * Block of a merge of {@code runs} runs: the memory left after the merge tree's buffers, over 2 per run (the
+     * current block and the read-ahead) + 1 + {@link WriteBehind#IN_FLIGHT} for the output, in ALIGN units.
      */
     static int blockLongs(long memory, int runs) {
         long left = Math.max(0, memory - KWayMerge.treeBytes(runs));
-        long bytes = Math.min(left / (2L * runs + 2), MAX_STAGED / (runs + WriteBehind.IN_FLIGHT));
+        long bytes = left / (2L * runs + 1 + WriteBehind.IN_FLIGHT);
         bytes = Math.max(ALIGN, bytes / ALIGN * ALIGN);
         return (int) Math.min(bytes / Long.BYTES, SortSettings.MAX_CHUNK / Long.BYTES);
     }

@@ -3,6 +3,8 @@ package org.hpio.bench.sort;
 import org.hpio.async.AsyncFile;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,22 +39,40 @@ final class KWayMerge {
 
     /**
      * Merges {@code runs} (consecutive, ascending each) of {@code source} into {@code target} from long
-     * {@code runs.getFirst().first()}, with buffers of {@code blockLongs} longs: two per run and one for the
-     * output, plus up to {@link WriteBehind#IN_FLIGHT} output blocks staged by AsyncFile, plus
-     * {@link #treeBytes} for the tree.
+     * {@code runs.getFirst().first()}, longs in {@code order}, with buffers of {@code blockLongs} longs: two per run
+     * (the current block and the read-ahead) and one plus {@link WriteBehind#IN_FLIGHT} for the output, plus
+     * {@link #treeBytes} for the tree. The off-heap buffers live in an arena of this call, closed only after
+     * every request is over, also when the merge fails.
      *
      * @throws IOException if reading or writing fails, or the merge did not write exactly the runs' longs
      */
-    static void merge(AsyncFile source, List<Run> runs, AsyncFile target, int blockLongs, MergeTimes times)
-            throws IOException {
-        List<MergeInput> leaves = new ArrayList<>();
-        long total = 0;
-        for (Run run : runs) {
-            leaves.add(new RunReader(source, run.first(), run.length(), blockLongs, times));
-            total += run.length();
+    static void merge(AsyncFile source, List<Run> runs, AsyncFile target, int blockLongs, ByteOrder order,
+                      MergeTimes times) throws IOException {
+        List<RunReader> readers = new ArrayList<>();
+        WriteBehind out = null;
+        try (Arena arena = Arena.ofShared()) {
+            try {
+                long total = 0;
+                for (Run run : runs) {
+                    readers.add(new RunReader(source, run.first(), run.length(), blockLongs, order, arena, times));
+                    total += run.length();
+                }
+                out = new WriteBehind(target, runs.getFirst().first(), blockLongs, order, arena, times);
+                long written = drain(tree(new ArrayList<>(readers)), out);
+                if (written != total) {
+                    throw new IOException("merge of " + runs.size() + " runs wrote " + written + " longs, not " + total);
+                }
+            } finally {
+                readers.forEach(RunReader::awaitQuietly);
+                if (out != null) {
+                    out.awaitQuietly();
+                }
+            }
         }
-        MergeInput root = tree(leaves);
-        WriteBehind out = new WriteBehind(target, runs.getFirst().first(), blockLongs, times);
+    }
+
+    /** Moves everything {@code root} yields to {@code out} and waits for the writes; the longs written. */
+    private static long drain(MergeInput root, WriteBehind out) throws IOException {
         long[] block = out.block();
         long written = 0;
         int n;
@@ -62,9 +82,7 @@ final class KWayMerge {
             written += n;
         } while (n == block.length);
         out.finish();
-        if (written != total) {
-            throw new IOException("merge of " + runs.size() + " runs wrote " + written + " longs, not " + total);
-        }
+        return written;
     }
 
     /** A balanced tree over {@code inputs} (non-empty): the two halves merged, recursively. */

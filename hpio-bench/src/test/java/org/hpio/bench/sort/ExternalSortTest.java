@@ -88,7 +88,7 @@ class ExternalSortTest {
         assertEquals(2, ExternalSort.fanIn(SMALL_MEMORY));
         assertEquals(408, ExternalSort.fanIn(64L << 20));
         assertEquals(0, ExternalSort.blockLongs(64L << 20, 12) * 8 % ExternalSort.ALIGN);
-        assertTrue(ExternalSort.blockLongs(64L << 20, 12) * 8L * 26 + KWayMerge.treeBytes(12) <= 64L << 20);
+        assertTrue(ExternalSort.blockLongs(64L << 20, 12) * 8L * 27 + KWayMerge.treeBytes(12) <= 64L << 20);
         assertFalse(ExternalSort.runs(10, 3).isEmpty());
         assertEquals(4, ExternalSort.runs(10, 3).size());
     }
