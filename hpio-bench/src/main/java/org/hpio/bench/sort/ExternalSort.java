@@ -32,11 +32,17 @@ final class ExternalSort {
      * @param runFormation  the initial pass (Figure 5) breakdown
      * @param merge         wall time of the merge passes
      * @param mergeReadWait time the merge waited for read-ahead blocks
-     * @param mergeWrite    time the merge spent initiating writes and waiting at the in-flight bound
+     * @param mergeDecode   time the merge spent decoding the blocks read (file bytes into long[])
+     * @param mergeWrite    time the merge spent encoding its output, initiating writes and waiting at the
+     *                      in-flight bound
      * @param total         wall time of the whole sort
      */
     record Result(boolean direct, int runs, int passes, SortTimes.Breakdown runFormation, double merge,
-                  double mergeReadWait, double mergeWrite, double total) {
+                  double mergeReadWait, double mergeDecode, double mergeWrite, double total) {
+        /** The merge passes' time on the CPU merging: what the read waits, decoding and writing leave. */
+        double mergeCpu() {
+            return merge - mergeReadWait - mergeDecode - mergeWrite;
+        }
     }
 
     private ExternalSort() {
@@ -93,7 +99,7 @@ final class ExternalSort {
             }
             double merge = (SortTimes.now() - mergeStart) / 1e9;
             return new Result(useDirect, runCount, passes, formation, merge, mergeTimes.readWaitSeconds(),
-                    mergeTimes.writeSeconds(), (SortTimes.now() - start) / 1e9);
+                    mergeTimes.decodeSeconds(), mergeTimes.writeSeconds(), (SortTimes.now() - start) / 1e9);
         } finally {
             Files.deleteIfExists(a);
             Files.deleteIfExists(b);

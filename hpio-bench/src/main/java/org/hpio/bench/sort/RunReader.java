@@ -57,8 +57,9 @@ final class RunReader extends MergeInput {
         AsyncFileRequest request = aheadRequest;
         aheadRequest = null;
         request.done();
-        times.readWait(t);
+        t = times.readWait(t);
         MemorySegment.copy(ahead, layout, 0, block, 0, aheadCount);
+        times.decode(t);
         limit = aheadCount;
         requestAhead();
         return true;
