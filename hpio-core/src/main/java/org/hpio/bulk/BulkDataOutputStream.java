@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.util.Objects;
 
 /**
@@ -16,7 +17,9 @@ import java.util.Objects;
  *
  * <p>Elements are encoded in bulk into one staging array owned by this stream (at most
  * 128 KiB, allocated on first use) and handed to the underlying stream a chunk at a
- * time; a byte[] is written straight through. Nothing is buffered across calls: when {@code writeArray}
+ * time; a byte[] is written straight through. Over a plain {@link java.io.FileOutputStream}, array writes
+ * go through its FileChannel and an off-heap staging buffer instead, one copy fewer (see FileStreamChannel;
+ * an interrupt during such a write closes the stream, as FileChannel does). Nothing is buffered across calls: when {@code writeArray}
  * returns, its bytes were given to the underlying stream. Not thread-safe for array writes.
  */
 public class BulkDataOutputStream extends DataOutputStream implements BulkDataOutput {
@@ -95,6 +98,12 @@ public class BulkDataOutputStream extends DataOutputStream implements BulkDataOu
         }
         if (kind == ArrayKind.BYTE) {
             write((byte[]) array, offset, count);
+            return;
+        }
+        FileChannel channel = FileStreamChannel.of(out);
+        if (channel != null) {
+            FileStreamChannel.write(channel, kind, array, offset, count, order);
+            written = (int) Math.min(Integer.MAX_VALUE, written + kind.byteSize(count));
             return;
         }
         int size = kind.elementSize();

@@ -22,8 +22,6 @@ final class ExternalSort {
     static final int ALIGN = 4096;
     /** The smallest merge block worth a request (bytes); fixes the fan-in of a pass. */
     static final int MIN_BLOCK = 64 << 10;
-    /** AsyncFile's engine stages at most 64 MiB; the merge's requests stay below this. */
-    static final long MAX_STAGED = 48L << 20;
 
     /**
      * What one whole sort did and where its time went (seconds).
@@ -34,11 +32,17 @@ final class ExternalSort {
      * @param runFormation  the initial pass (Figure 5) breakdown
      * @param merge         wall time of the merge passes
      * @param mergeReadWait time the merge waited for read-ahead blocks
-     * @param mergeWrite    time the merge spent initiating writes and waiting at the in-flight bound
+     * @param mergeDecode   time the merge spent decoding the blocks read (file bytes into long[])
+     * @param mergeWrite    time the merge spent encoding its output, initiating writes and waiting at the
+     *                      in-flight bound
      * @param total         wall time of the whole sort
      */
     record Result(boolean direct, int runs, int passes, SortTimes.Breakdown runFormation, double merge,
-                  double mergeReadWait, double mergeWrite, double total) {
+                  double mergeReadWait, double mergeDecode, double mergeWrite, double total) {
+        /** The merge passes' time on the CPU merging: what the read waits, decoding and writing leave. */
+        double mergeCpu() {
+            return merge - mergeReadWait - mergeDecode - mergeWrite;
+        }
     }
 
     private ExternalSort() {
@@ -50,9 +54,13 @@ final class ExternalSort {
         return (int) (bytes / Long.BYTES);
     }
 
-    /** Runs one merge may take in {@code memory}: two blocks of at least {@link #MIN_BLOCK} per run, two for output. */
+    /**
+     * Runs one merge may take in {@code memory}: two blocks of at least {@link #MIN_BLOCK} and one merge-tree
+     * buffer per run, 1 + {@link WriteBehind#IN_FLIGHT} blocks for output.
+     */
     static int fanIn(long memory) {
-        return (int) Math.max(2, (memory / MIN_BLOCK - 2) / 2);
+        long perRun = 2L * MIN_BLOCK + KWayMerge.treeBytes(2);
+        return (int) Math.max(2, (memory - (1L + WriteBehind.IN_FLIGHT) * MIN_BLOCK) / perRun);
     }
 
     /** Sorts {@code in} into {@code out} (replaced) within {@code memory} bytes of buffers. */
@@ -91,7 +99,7 @@ final class ExternalSort {
             }
             double merge = (SortTimes.now() - mergeStart) / 1e9;
             return new Result(useDirect, runCount, passes, formation, merge, mergeTimes.readWaitSeconds(),
-                    mergeTimes.writeSeconds(), (SortTimes.now() - start) / 1e9);
+                    mergeTimes.decodeSeconds(), mergeTimes.writeSeconds(), (SortTimes.now() - start) / 1e9);
         } finally {
             Files.deleteIfExists(a);
             Files.deleteIfExists(b);
@@ -115,16 +123,20 @@ final class ExternalSort {
         try (AsyncFile from = new AsyncFile(source, "r", options); AsyncFile to = new AsyncFile(target, "rw", options)) {
             for (int i = 0; i < runs.size(); i += fanIn) {
                 List<KWayMerge.Run> group = runs.subList(i, Math.min(runs.size(), i + fanIn));
-                KWayMerge.merge(from, group, to, blockLongs(memory, group.size()), times);
+                KWayMerge.merge(from, group, to, blockLongs(memory, group.size()), options.order(), times);
                 merged.add(new KWayMerge.Run(group.getFirst().first(), group.getLast().end() - group.getFirst().first()));
             }
         }
         return merged;
     }
 
-    /** Block of a merge of {@code runs} runs: memory over 2 per run + 2 for output, in ALIGN units, staging-bounded. */
+    /**
+     * Block of a merge of {@code runs} runs: the memory left after the merge tree's buffers, over 2 per run (the
+     * current block and the read-ahead) + 1 + {@link WriteBehind#IN_FLIGHT} for the output, in ALIGN units.
+     */
     static int blockLongs(long memory, int runs) {
-        long bytes = Math.min(memory / (2L * runs + 2), MAX_STAGED / (runs + WriteBehind.IN_FLIGHT));
+        long left = Math.max(0, memory - KWayMerge.treeBytes(runs));
+        long bytes = left / (2L * runs + 1 + WriteBehind.IN_FLIGHT);
         bytes = Math.max(ALIGN, bytes / ALIGN * ALIGN);
         return (int) Math.min(bytes / Long.BYTES, SortSettings.MAX_CHUNK / Long.BYTES);
     }

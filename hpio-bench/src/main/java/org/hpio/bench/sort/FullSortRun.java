@@ -115,6 +115,8 @@ final class FullSortRun {
         report.result(name, "total", s.total(), "s").result(name, "lower-bound", f.lowerBound(), "s")
                 .result(name, "vs-lower-bound", f.ratio(), "ratio")
                 .result(name, "run-formation", s.runFormation().total(), "s").result(name, "merge", s.merge(), "s")
+                .result(name, "merge-read-wait", s.mergeReadWait(), "s").result(name, "merge-decode", s.mergeDecode(), "s")
+                .result(name, "merge-write", s.mergeWrite(), "s").result(name, "merge-cpu", s.mergeCpu(), "s")
                 .result("device", "read", f.rates().readBytesPerSecond() / 1e6, "MB/s")
                 .result("device", "write", f.rates().writeBytesPerSecond() / 1e6, "MB/s")
                 .result(name, "in-memory-sort", f.inMemorySort(), "s");
@@ -126,8 +128,9 @@ final class FullSortRun {
         table.row("initial pass (Figure 5)", SortSuite.seconds(r.total()), String.format(Locale.ROOT,
                 "read* %.3f, write* %.3f, sort %.3f, block %.3f", r.read(), r.write(), r.sort(), r.block()));
         table.row("merge passes", SortSuite.seconds(s.merge()), String.format(Locale.ROOT,
-                "waiting for read-ahead %.3f, initiating/awaiting writes %.3f, the rest merging", s.mergeReadWait(),
-                s.mergeWrite()));
+                "waiting for read-ahead %.3f, decoding blocks read %.3f, encoding + initiating/awaiting writes %.3f,"
+                        + " merging %.3f (one thread: a tree of branchless 2-way merges)", s.mergeReadWait(),
+                s.mergeDecode(), s.mergeWrite(), s.mergeCpu()));
         table.row("lower bound", SortSuite.seconds(f.lowerBound()), String.format(Locale.ROOT,
                 "%d passes x (%s / %.0f MB/s read + / %.0f MB/s write) = %.3f s, + in-memory sort %.3f s",
                 s.passes(), BenchOptions.formatSize(f.bytes()), f.rates().readBytesPerSecond() / 1e6,

@@ -3,14 +3,23 @@ package org.hpio.bench.sort;
 import org.hpio.async.AsyncFile;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A k-way merge of sorted runs of one file into one sorted run of another, at the same position: every run
- * read with one block of read-ahead ({@link RunReader}), the output written behind ({@link WriteBehind}), the
- * smallest head found with a tree of losers (Knuth, TAOCP vol. 3, §5.4.1, "replacement selection" with a
- * tournament of losers): after a run yields its head, one comparison per level on the path from its leaf to
- * the root finds the next winner. An exhausted run counts as larger than every value.
+ * A k-way merge of sorted runs of one file into one sorted run of another, at the same position: every run read
+ * with one block of read-ahead ({@link RunReader}), the output written behind ({@link WriteBehind}), and between
+ * them a balanced tree of 2-way merges ({@link MergeNode}, ceil(log2 k) levels), each streaming block-wise through
+ * a small buffer with a branchless inner loop ({@link BranchlessMerge}).
+ *
+ * <p>Design note. Knuth (TAOCP vol. 3, §5.4.1) merges k runs with a tree of losers: log2 k comparisons per
+ * long, but each one a data-dependent branch (about half mispredicted on random data) and an indirection
+ * through the run's current block. The cascade does the same log2 k comparisons per long, as k - 1 2-way merges
+ * whose inner loops have no branch on the data and no per-long end test; the price is that each long is stored
+ * once per level, into buffers that stay in the cache. On this project's machine it merged 13 runs about 2-4
+ * times faster than the tree of losers it replaced (measured side by side in one JVM, see BranchlessMerge).
  */
 final class KWayMerge {
     /** A run: {@code length} longs from long {@code first}. */
@@ -20,106 +29,68 @@ final class KWayMerge {
         }
     }
 
-    private final RunReader[] readers;
-    /** Per run: its current block, the next position in it, the block's end, its head, whether it is exhausted. */
-    private final long[][] blocks;
-    private final int[] positions;
-    private final int[] limits;
-    private final long[] keys;
-    private final boolean[] done;
-    /** tree[0]: the winner; tree[1 .. k-1]: the loser at each internal node; run r's leaf is node k + r. */
-    private final int[] tree;
-    private final int k;
+    private KWayMerge() {
+    }
 
-    private KWayMerge(int runs) {
-        k = runs;
-        readers = new RunReader[runs];
-        blocks = new long[runs][];
-        positions = new int[runs];
-        limits = new int[runs];
-        keys = new long[runs];
-        done = new boolean[runs];
-        tree = new int[Math.max(1, runs)];
+    /** Memory the tree's inner nodes take for {@code runs} runs (bytes). */
+    static long treeBytes(int runs) {
+        return (long) Math.max(0, runs - 1) * MergeNode.BLOCK_LONGS * Long.BYTES;
     }
 
     /**
      * Merges {@code runs} (consecutive, ascending each) of {@code source} into {@code target} from long
-     * {@code runs.getFirst().first()}, with buffers of {@code blockLongs} longs: two per run and one for the
-     * output, plus up to {@link WriteBehind#IN_FLIGHT} output blocks staged by AsyncFile.
+     * {@code runs.getFirst().first()}, longs in {@code order}, with buffers of {@code blockLongs} longs: two per run
+     * (the current block and the read-ahead) and one plus {@link WriteBehind#IN_FLIGHT} for the output, plus
+     * {@link #treeBytes} for the tree. The off-heap buffers live in an arena of this call, closed only after
+     * every request is over, also when the merge fails.
+     *
+     * @throws IOException if reading or writing fails, or the merge did not write exactly the runs' longs
      */
-    static void merge(AsyncFile source, List<Run> runs, AsyncFile target, int blockLongs, MergeTimes times)
-            throws IOException {
-        KWayMerge merge = new KWayMerge(runs.size());
-        for (int r = 0; r < runs.size(); r++) {
-            merge.readers[r] = new RunReader(source, runs.get(r).first(), runs.get(r).length(), blockLongs);
-        }
-        long total = 0;
-        for (int r = 0; r < runs.size(); r++) {
-            merge.refill(r, times);
-            total += runs.get(r).length();
-        }
-        merge.build();
-        WriteBehind out = new WriteBehind(target, runs.getFirst().first(), blockLongs, times);
-        merge.drain(out, times, total);
-        out.finish();
-    }
-
-    /** Makes run r's next block current (its head the key), or marks it exhausted. */
-    private void refill(int r, MergeTimes times) throws IOException {
-        RunReader reader = readers[r];
-        if (reader.nextBlock(times)) {
-            blocks[r] = reader.block();
-            positions[r] = 0;
-            limits[r] = reader.limit;
-            keys[r] = blocks[r][0];
-        } else {
-            done[r] = true;
-            keys[r] = Long.MAX_VALUE;
-        }
-    }
-
-    /** Whether run a's head goes before run b's. */
-    private boolean less(int a, int b) {
-        return !done[a] && (done[b] || keys[a] < keys[b]);
-    }
-
-    /** Plays the whole tournament once: each internal node keeps the loser, tree[0] the winner. */
-    private void build() {
-        int[] winner = new int[2 * k];
-        for (int r = 0; r < k; r++) {
-            winner[k + r] = r;
-        }
-        for (int node = k - 1; node >= 1; node--) {
-            int a = winner[2 * node];
-            int b = winner[2 * node + 1];
-            boolean aWins = less(a, b);
-            winner[node] = aWins ? a : b;
-            tree[node] = aWins ? b : a;
-        }
-        tree[0] = k == 1 ? 0 : winner[1];
-    }
-
-    /** Writes the {@code total} longs of the runs in order: the winner's head, then replays its leaf's path. */
-    private void drain(WriteBehind out, MergeTimes times, long total) throws IOException {
-        int w = tree[0];
-        for (long n = 0; n < total; n++) {
-            out.put(keys[w]);
-            int p = ++positions[w];
-            if (p < limits[w]) {
-                keys[w] = blocks[w][p];
-            } else {
-                refill(w, times);
-            }
-            long key = keys[w];
-            for (int node = (w + k) >>> 1; node > 0; node >>>= 1) {
-                int other = tree[node];
-                long otherKey = keys[other];
-                if (otherKey < key || (otherKey == key && done[w] && !done[other])) {
-                    tree[node] = w;
-                    w = other;
-                    key = otherKey;
+    static void merge(AsyncFile source, List<Run> runs, AsyncFile target, int blockLongs, ByteOrder order,
+                      MergeTimes times) throws IOException {
+        List<RunReader> readers = new ArrayList<>();
+        WriteBehind out = null;
+        try (Arena arena = Arena.ofShared()) {
+            try {
+                long total = 0;
+                for (Run run : runs) {
+                    readers.add(new RunReader(source, run.first(), run.length(), blockLongs, order, arena, times));
+                    total += run.length();
+                }
+                out = new WriteBehind(target, runs.getFirst().first(), blockLongs, order, arena, times);
+                long written = drain(tree(new ArrayList<>(readers)), out);
+                if (written != total) {
+                    throw new IOException("merge of " + runs.size() + " runs wrote " + written + " longs, not " + total);
+                }
+            } finally {
+                readers.forEach(RunReader::awaitQuietly);
+                if (out != null) {
+                    out.awaitQuietly();
                 }
             }
         }
+    }
+
+    /** Moves everything {@code root} yields to {@code out} and waits for the writes; the longs written. */
+    private static long drain(MergeInput root, WriteBehind out) throws IOException {
+        long[] block = out.block();
+        long written = 0;
+        int n;
+        do {
+            n = root.fill(block, 0, block.length);
+            out.write(n);
+            written += n;
+        } while (n == block.length);
+        out.finish();
+        return written;
+    }
+
+    /** A balanced tree over {@code inputs} (non-empty): the two halves merged, recursively. */
+    static MergeInput tree(List<MergeInput> inputs) {
+        if (inputs.size() == 1) {
+            return inputs.getFirst();
+        }
+        int half = inputs.size() / 2;
+        return new MergeNode(tree(inputs.subList(0, half)), tree(inputs.subList(half, inputs.size())));
     }
 }

@@ -4,57 +4,90 @@ import org.hpio.async.AsyncFile;
 import org.hpio.async.AsyncFileRequest;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
- * The merge's output, written behind: longs collect in one block; a full block is written with AsyncFile
- * (which copies a heap array off-heap at initiation, so the block is free again at once) while the merge goes
- * on. At most {@value #IN_FLIGHT} writes are in flight, so memory stays bounded; {@link #finish} writes the last
- * partial block and waits for all. Owns its block. One thread.
+ * The merge's output, written behind: the merge fills {@link #block()}; {@link #write} encodes it into the next
+ * of {@value #IN_FLIGHT} off-heap buffers (4 KiB aligned, from the caller's arena, so O_DIRECT writes straight
+ * from them and nothing is staged or allocated per request) and writes that with AsyncFile while the merge goes
+ * on; the block is free again at once. A buffer is reused only after its write is done, so at most
+ * {@value #IN_FLIGHT} writes are in flight and memory stays bounded; {@link #finish} waits for all. The block
+ * is this object's; the arena must outlive every write ({@link #awaitQuietly} before closing it). One thread.
  */
 final class WriteBehind {
     static final int IN_FLIGHT = 2;
 
     private final AsyncFile file;
     private final long[] block;
-    private final ArrayDeque<AsyncFileRequest> inFlight = new ArrayDeque<>();
+    private final MemorySegment[] buffers = new MemorySegment[IN_FLIGHT];
+    private final AsyncFileRequest[] requests = new AsyncFileRequest[IN_FLIGHT];
+    private final ValueLayout.OfLong layout;
     private final MergeTimes times;
     private long position;
-    private int count;
+    private int turn;
 
-    WriteBehind(AsyncFile file, long firstLong, int blockLongs, MergeTimes times) {
+    WriteBehind(AsyncFile file, long firstLong, int blockLongs, ByteOrder order, Arena arena, MergeTimes times) {
         this.file = file;
         this.position = firstLong * Long.BYTES;
         this.block = new long[blockLongs];
+        this.layout = ValueLayout.JAVA_LONG.withOrder(order);
+        for (int i = 0; i < IN_FLIGHT; i++) {
+            buffers[i] = arena.allocate((long) blockLongs * Long.BYTES, ExternalSort.ALIGN);
+        }
         this.times = times;
     }
 
-    void put(long value) throws IOException {
-        block[count++] = value;
-        if (count == block.length) {
-            flush();
-        }
+    /** The block the merge fills; free again after each {@link #write}. */
+    long[] block() {
+        return block;
     }
 
-    private void flush() throws IOException {
-        if (count == 0) {
+    /** Writes {@code block()[0 .. longs)} behind, after what was written before. */
+    void write(int longs) throws IOException {
+        if (longs == 0) {
             return;
         }
         long t = SortTimes.now();
-        if (inFlight.size() == IN_FLIGHT) {
-            inFlight.removeFirst().done();
+        if (requests[turn] != null) {
+            AsyncFileRequest previous = requests[turn];
+            requests[turn] = null;
+            previous.done();
         }
-        inFlight.addLast(file.writeArray(position, block, 0, count));
+        MemorySegment buffer = buffers[turn].asSlice(0, (long) longs * Long.BYTES);
+        MemorySegment.copy(block, 0, buffer, layout, 0, longs);
+        requests[turn] = file.write(position, buffer);
         times.write(t);
-        position += (long) count * Long.BYTES;
-        count = 0;
+        turn = (turn + 1) % IN_FLIGHT;
+        position += (long) longs * Long.BYTES;
     }
 
+    /** Waits for every write. */
     void finish() throws IOException {
-        flush();
         long t = SortTimes.now();
-        AsyncFile.allDone(AsyncFile.TIME_INF, inFlight.toArray(AsyncFileRequest[]::new));
-        inFlight.clear();
+        for (int i = 0; i < IN_FLIGHT; i++) {
+            if (requests[i] != null) {
+                AsyncFileRequest request = requests[i];
+                requests[i] = null;
+                request.done();
+            }
+        }
         times.write(t);
+    }
+
+    /** Waits for the writes in flight, ignoring their outcome: for cleaning up after a failure. */
+    void awaitQuietly() {
+        for (int i = 0; i < IN_FLIGHT; i++) {
+            if (requests[i] != null) {
+                try {
+                    requests[i].done();
+                } catch (IOException | RuntimeException ignored) {
+                    // the merge is failing already; only the buffers' safety matters here
+                }
+                requests[i] = null;
+            }
+        }
     }
 }

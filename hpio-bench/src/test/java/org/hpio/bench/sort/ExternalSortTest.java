@@ -53,11 +53,11 @@ class ExternalSortTest {
 
     @Test
     void mergesManyRunsInOnePassWhenTheMemoryAllows() throws Exception {
-        long[] values = SortData.random(300_000, 3, false);
+        long[] values = SortData.random(700_000, 3, false);
         Path in = dir.resolve("in");
         Path out = dir.resolve("out");
         SortData.write(in, values);
-        ExternalSort.Result result = ExternalSort.sort(in, out, 1 << 20, false);
+        ExternalSort.Result result = ExternalSort.sort(in, out, 2 << 20, false);
         assertEquals(2, result.passes());
         assertTrue(result.runs() >= 7, result.toString());
         SortCheck.verify("whole sort", out, MultisetHash.of(in), Long.MAX_VALUE);
@@ -86,9 +86,9 @@ class ExternalSortTest {
     @Test
     void fanInAndBlocksFollowTheMemory() {
         assertEquals(2, ExternalSort.fanIn(SMALL_MEMORY));
-        assertEquals(511, ExternalSort.fanIn(64L << 20));
+        assertEquals(408, ExternalSort.fanIn(64L << 20));
         assertEquals(0, ExternalSort.blockLongs(64L << 20, 12) * 8 % ExternalSort.ALIGN);
-        assertTrue(ExternalSort.blockLongs(64L << 20, 12) * 8L * 26 <= 64L << 20);
+        assertTrue(ExternalSort.blockLongs(64L << 20, 12) * 8L * 27 + KWayMerge.treeBytes(12) <= 64L << 20);
         assertFalse(ExternalSort.runs(10, 3).isEmpty());
         assertEquals(4, ExternalSort.runs(10, 3).size());
     }
