@@ -41,6 +41,12 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private static final long WAKE_TAG = 1L << 61;
     /** user_data of an entry turned into a NOP after io_uring_enter failed (see {@link #abandonUnconsumed}). */
     private static final long ABANDONED_TAG = 1L << 60;
+    /**
+     * Buffered transfers from this size on go to a kernel worker ({@link #offload}); 0 (one core, or
+     * {@code -Dhpio.uring.offloadBytes=0}) keeps every transfer inline.
+     */
+    static final long OFFLOAD_BYTES = Runtime.getRuntime().availableProcessors() > 1
+            ? Long.getLong("hpio.uring.offloadBytes", 128 << 10) : 0;
     private static final int[] REQUIRED_OPS = {UringLayout.IORING_OP_NOP, UringLayout.IORING_OP_READ,
             UringLayout.IORING_OP_WRITE, UringLayout.IORING_OP_FSYNC, UringLayout.IORING_OP_ASYNC_CANCEL};
 
@@ -219,13 +225,25 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             return false;
         }
         switch (op.kind()) {
-            case READ -> job.writeSlot = prepare(job, UringLayout.IORING_OP_READ, (byte) 0, op.buffer(), op.position(), 0);
-            case WRITE -> job.writeSlot = prepare(job, UringLayout.IORING_OP_WRITE, (byte) 0, op.buffer(), op.position(), 0);
+            case READ -> job.writeSlot = prepare(job, UringLayout.IORING_OP_READ, offload(op), op.buffer(), op.position(), 0);
+            case WRITE -> job.writeSlot = prepare(job, UringLayout.IORING_OP_WRITE, offload(op), op.buffer(), op.position(), 0);
             case FSYNC -> job.otherSlot = prepare(job, UringLayout.IORING_OP_FSYNC, (byte) 0, null, 0, fsyncFlags(op));
             case NOP -> job.otherSlot = prepare(job, UringLayout.IORING_OP_NOP, (byte) 0, null, 0, 0);
             case WRITE_THEN_FSYNC -> queueWriteThenFsync(job);
         }
         return true;
+    }
+
+    /**
+     * IOSQE_ASYNC for a buffered read or write of at least {@link #OFFLOAD_BYTES} when there is a second core:
+     * io_uring otherwise copies page-cache data inline, inside io_uring_enter, on the submitting thread, so a
+     * large transfer from or to a warm cache would not overlap the caller's work at all (000 §4.2's premise);
+     * a kernel worker does the copy instead. Small transfers stay inline (a hand-off costs more than they do);
+     * O_DIRECT never copies, and the device overlaps it anyway.
+     */
+    private static byte offload(IoOperation op) {
+        return OFFLOAD_BYTES > 0 && op.length() >= OFFLOAD_BYTES && op.file() != null && !op.file().isDirect()
+                ? UringLayout.IOSQE_ASYNC : 0;
     }
 
     /** Room for {@code entries} entries, submitting what is queued if need be; a linked pair never straddles two submits. */

@@ -37,6 +37,8 @@ public final class UringLayout {
 
     // ---- flags ----
     public static final byte IOSQE_IO_LINK = 1 << 2;
+    /** Always execute in a kernel worker (io-wq), never inline in io_uring_enter. */
+    public static final byte IOSQE_ASYNC = 1 << 4;
     public static final int IORING_FSYNC_DATASYNC = 1;
     public static final int IORING_SETUP_SQPOLL = 1 << 1;
     public static final int IORING_SETUP_CQSIZE = 1 << 3;
