@@ -67,8 +67,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * linked to a force: IOSQE_IO_LINK on io_uring) and completed successfully, or when the file was opened
  * with DSYNC or SYNC. A failed force is reported and is final: hpio never retries a force and then trusts
  * it (after a failed fsync the kernel may have dropped the dirty pages; fsyncgate). Completion of a plain
- * write means the data reached the kernel, nothing more. When opening creates the file, its directory is
- * forced before the constructor returns, so a durable write's file does not vanish with its name.
+ * write means the data reached the kernel, nothing more. When opening created the file, the first force (or
+ * durable write) forces its directory first, so a durable write's file does not vanish with its name; with
+ * DSYNC or SYNC the directory is forced before the constructor returns. A file nobody forces costs no
+ * directory fsync.
  *
  * <h2>Synchronization</h2>
  * The Done methods take a time in milliseconds: 0 polls, {@link #TIME_INF} (or any negative value) waits for
@@ -123,7 +125,7 @@ public final class AsyncFile implements Closeable {
         this.options = options;
         this.engine = engine;
         this.writable = !mode.equals("r");
-        this.file = NativeFile.openForcingNewName(path, flags(mode, options));
+        this.file = NativeFile.openCreating(path, flags(mode, options));
         this.slots = new Semaphore(options.maxInFlight());
     }
 
@@ -312,6 +314,7 @@ public final class AsyncFile implements Closeable {
      */
     public AsyncFileRequest force(boolean metadata) throws IOException {
         requireOpen();
+        file.forceNewName();
         acquireSlot();
         AsyncFileRequest r = new AsyncFileRequest(this, "force of " + path, 0, null, false, engine,
                 new StagingBuffer[0], 0, 1);
@@ -412,8 +415,11 @@ public final class AsyncFile implements Closeable {
         long bytes = transfer.bytes();
         String description = what + " of " + bytes + " bytes at offset " + position + " of " + path;
         check(read, position, bytes, description);
-        acquireSlot();
         boolean durable = forceMetadata != null;
+        if (durable) {
+            file.forceNewName();
+        }
+        acquireSlot();
         int partCount = bytes == 0 ? 0 : read ? (int) ((bytes + MAX_PART - 1) / MAX_PART) : 1;
         long partSize = read ? MAX_PART : bytes;
         boolean staged = transfer.direct() == null;

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A file descriptor owned by hpio, used only for positional I/O (pread, pwrite) so that many threads may use
@@ -24,6 +25,9 @@ public final class NativeFile implements Closeable {
     private final int flags;
     private final String path;
     private volatile DirectAlignment alignment;
+    /** The parent directory of the file this open created, until {@link #forceNewName()} forced it; else null. */
+    private volatile Path newNameParent;
+    private final ReentrantLock newNameLock = new ReentrantLock();
     /** Calls in flight, plus {@link #CLOSED} once close was asked for. */
     private final AtomicLong state = new AtomicLong();
 
@@ -40,11 +44,14 @@ public final class NativeFile implements Closeable {
     }
 
     /**
-     * Opens {@code path} with {@code flags}; when they hold O_CREAT and this call created the file, the parent
-     * directory is forced too (fsync), so that the new name is as durable as a later force makes the data
-     * (README, Promises). Opening an existing file costs no extra force.
+     * Opens {@code path} with {@code flags}; when they hold O_CREAT and this call created the file, the new name
+     * is made durable with the data: {@link #forceNewName()} (which every force of hpio's asynchronous files
+     * calls first) forces the parent directory once. With O_SYNC or O_DSYNC, where every write is durable when it
+     * returns, the directory is forced here, before the first write. Opening an existing file forces nothing.
+     * (Forcing the directory at every creation cost each new file a directory fsync, milliseconds here, that
+     * users who never ask for durability should not pay.)
      */
-    public static NativeFile openForcingNewName(Path path, int flags) throws IOException {
+    public static NativeFile openCreating(Path path, int flags) throws IOException {
         if ((flags & Syscalls.O_CREAT) == 0) {
             return open(path, flags);
         }
@@ -57,13 +64,38 @@ public final class NativeFile implements Closeable {
             }
             throw e;
         }
+        Path parent = path.toAbsolutePath().getParent();
+        if ((flags & Syscalls.O_DSYNC) == 0) {
+            created.newNameParent = parent;
+            return created;
+        }
         try {
-            forceDirectory(path.toAbsolutePath().getParent());
+            forceDirectory(parent);
         } catch (IOException | RuntimeException e) {
             created.close();
             throw e;
         }
         return created;
+    }
+
+    /**
+     * Makes this file's name durable if this open created it and no force did yet: forces the parent directory,
+     * once. Call before acknowledging a force of the file's data; a failure leaves it to the next call.
+     */
+    public void forceNewName() throws IOException {
+        if (newNameParent == null) {
+            return;
+        }
+        newNameLock.lock();
+        try {
+            Path parent = newNameParent;
+            if (parent != null) {
+                forceDirectory(parent);
+                newNameParent = null;
+            }
+        } finally {
+            newNameLock.unlock();
+        }
     }
 
     /** fsync on directory {@code dir}: makes the creations and renames in it durable. */
