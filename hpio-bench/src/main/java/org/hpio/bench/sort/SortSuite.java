@@ -103,7 +103,7 @@ public final class SortSuite implements Suite {
 
     /**
      * Every configuration at every chunk size on one input, rounds interleaved; each run checked. With
-     * {@code warmUp} (the first size), round -1 runs everything once untimed (JIT, engine start-up), still checked.
+     * {@code warmUp} (the first size), round -1 warms every configuration up untimed ({@link #warmUp}), still checked.
      */
     private static List<SortRun> measureSize(BenchContext context, SortSettings settings, List<SortConfig> configs,
                                              Path in, Path out, boolean warmUp) throws IOException {
@@ -129,10 +129,12 @@ public final class SortSuite implements Suite {
                     continue;
                 }
                 try {
-                    SortTimes.Breakdown times = once(config, options, in, out, chunk, expected);
-                    if (round >= 0) {
-                        runs.add(SortRun.measured(config.name(), size, chunk, times));
+                    if (round < 0) {
+                        warmUp(config, options, in, out, chunk, expected);
+                        continue;
                     }
+                    SortTimes.Breakdown times = once(config, options, in, out, chunk, expected);
+                    runs.add(SortRun.measured(config.name(), size, chunk, times));
                 } catch (IOException | RuntimeException e) {
                     failed.add(key);
                     context.report().failure(config.name() + " (" + SortSettings.label(size) + ", "
@@ -142,6 +144,23 @@ public final class SortSuite implements Suite {
         }
         return runs;
     }
+
+    /**
+     * The untimed warm-up of {@code config}: runs (checked) until it has run for {@link #WARM_UP_NANOS} or
+     * {@link #WARM_UP_RUNS} times, so that the JIT has compiled its paths before the first timed run; one run at
+     * the first size is too few calls for that when a run takes milliseconds (at 16 MiB, 512 KiB chunks: 64
+     * requests), and the configurations with the most code on the path would pay for it in their times.
+     */
+    private static void warmUp(SortConfig config, BenchOptions options, Path in, Path out, long chunk,
+                               MultisetHash expected) throws IOException {
+        long start = System.nanoTime();
+        for (int i = 0; i < WARM_UP_RUNS && System.nanoTime() - start < WARM_UP_NANOS; i++) {
+            once(config, options, in, out, chunk, expected);
+        }
+    }
+
+    static final long WARM_UP_NANOS = 1_000_000_000L;
+    static final int WARM_UP_RUNS = 40;
 
     /** Why {@code config} does not run at this size and chunk, or null when it does. */
     static String notRun(SortConfig config, SortSettings settings, long size, long chunk) {
