@@ -79,6 +79,17 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
         }
     }
 
+    /**
+     * As {@link RandomAccessFile#setLength}; also drops the size hpio's end-of-file checks remember, so that a
+     * read past the new end is still refused before any I/O. (A file shrunk through another handle is met as a
+     * short read: "ended during a read", with how many elements arrived.)
+     */
+    @Override
+    public void setLength(long newLength) throws IOException {
+        super.setLength(newLength);
+        file.forgetSize();
+    }
+
     private static int openFlags(String mode) {
         return switch (mode) {
             case "r" -> Syscalls.O_RDONLY;

@@ -31,8 +31,9 @@ final class FileTransfer {
 
     /**
      * Reads {@code count} elements at {@code position} into {@code array[offset ..]}. Bounds and end of file
-     * are checked before any I/O; if the file shrinks during the read, the EOFException says how many elements
-     * arrived.
+     * are checked before any I/O (against the size this handle last saw or wrote, asking the kernel only when
+     * that is too short: {@link NativeFile#sizeAtLeast}); if the file shrank meanwhile, through another handle
+     * or during the read, the EOFException says how many elements arrived.
      */
     static void read(NativeFile file, long position, ArrayKind kind, Object array, int offset, int count,
                      ByteOrder order) throws IOException {
@@ -42,7 +43,7 @@ final class FileTransfer {
             return; // a no-op wherever the position is, even past the end of the file
         }
         long bytes = kind.byteSize(count);
-        long available = file.size() - position;
+        long available = file.sizeAtLeast(position + bytes) - position;
         if (bytes > available) {
             throw new EOFException("end of file: " + count + " " + kind.typeName() + "s requested at offset "
                     + position + " of " + file.path() + " but only " + Math.max(0, available) / kind.elementSize()
@@ -116,6 +117,7 @@ final class FileTransfer {
     }
 
     private static EOFException shrunk(NativeFile file, long position, ArrayKind kind, long read, long count) {
+        file.forgetSize();   // the next check asks the kernel
         return new EOFException("end of file: " + file.path() + " ended during a read of " + count + " "
                 + kind.typeName() + "s at offset " + position + "; " + read + " read");
     }

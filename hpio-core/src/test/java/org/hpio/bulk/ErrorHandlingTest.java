@@ -153,6 +153,41 @@ class ErrorHandlingTest {
         }
     }
 
+    /**
+     * The end-of-file check remembers the size it saw (no lseek per call): setLength through the file forgets it,
+     * so a read past the new end still changes nothing; a shrink through another handle is met as a short read
+     * that says how many elements arrived, as a shrink during the read is.
+     */
+    @ParameterizedTest
+    @EnumSource(Prim.class)
+    void readingPastAnEndThatMovedIsStillRefused(Prim p) throws IOException {
+        byte[] contents = someBytes(40 * p.size);
+        Path file = fileWith(contents);
+        try (BulkRandomAccessFile f = new BulkRandomAccessFile(file, "rw", ByteOrder.BIG_ENDIAN)) {
+            Object a = p.random(new Random(5), 30);
+            p.readAt(f, 0, a, 0, 30);                          // the handle has now seen 40 elements
+            f.setLength(20L * p.size);
+            Object before = Prim.copy(a);
+            EOFException e = assertThrows(EOFException.class, () -> p.readAt(f, 10L * p.size, a, 0, 30));
+            Prim.assertBits(before, a, "after setLength the check refuses before any I/O");
+            assertTrue(e.getMessage().contains("nothing changed"), e.getMessage());
+
+            p.readAt(f, 0, a, 0, 20);                          // seen: 20 elements
+            try (java.nio.channels.FileChannel other = java.nio.channels.FileChannel.open(file,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                other.truncate(5L * p.size);
+            }
+            EOFException shrunk = assertThrows(EOFException.class, () -> p.readAt(f, 0, a, 0, 20));
+            assertTrue(shrunk.getMessage().contains("ended during a read") || shrunk.getMessage().contains("nothing changed"),
+                    shrunk.getMessage());
+            Object kept = Prim.copy(a);
+            EOFException again = assertThrows(EOFException.class, () -> p.readAt(f, 0, a, 0, 20));
+            assertTrue(again.getMessage().contains("nothing changed"), "now refused before any I/O: " + again.getMessage());
+            Prim.assertBits(kept, a, "and the array is unchanged");
+            p.readAt(f, 0, a, 0, 5);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Prim.class)
     void streamEndingEarlySaysHowManyElementsWereRead(Prim p) throws IOException {

@@ -3,6 +3,8 @@ package org.hpio.internal.sys;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -28,6 +30,17 @@ public final class NativeFile implements Closeable {
     /** The parent directory of the file this open created, until {@link #forceNewName()} forced it; else null. */
     private volatile Path newNameParent;
     private final ReentrantLock newNameLock = new ReentrantLock();
+    /** The largest size this handle saw or wrote the file to, -1 when unknown: see {@link #sizeAtLeast}. */
+    private volatile long sizeSeen = -1;
+    private static final VarHandle SIZE_SEEN;
+
+    static {
+        try {
+            SIZE_SEEN = MethodHandles.lookup().findVarHandle(NativeFile.class, "sizeSeen", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** Calls in flight, plus {@link #CLOSED} once close was asked for. */
     private final AtomicLong state = new AtomicLong();
 
@@ -147,18 +160,47 @@ public final class NativeFile implements Closeable {
     public long write(MemorySegment buffer, long position) throws IOException {
         acquire();
         try {
-            return Syscalls.pwrite(fd, buffer, position, path);
+            long written = Syscalls.pwrite(fd, buffer, position, path);
+            sawSize(position + written);
+            return written;
         } finally {
             release();
         }
     }
 
+    /** The file's size now (lseek SEEK_END); also refreshes {@link #sizeAtLeast}'s hint. */
     public long size() throws IOException {
         acquire();
         try {
-            return Syscalls.size(fd, path);
+            long size = Syscalls.size(fd, path);
+            sizeSeen = size;
+            return size;
         } finally {
             release();
+        }
+    }
+
+    /**
+     * A size of at least {@code needed} without a system call when this handle already saw the file that long
+     * (its own {@link #size()} or {@link #write}), else {@link #size()}. A hint for end-of-file checks: another
+     * handle or process may have shrunk the file since, which the caller then meets as a short read (as it
+     * would when the file shrinks during the read). Call {@link #forgetSize()} after truncating the file
+     * through another handle of this process.
+     */
+    public long sizeAtLeast(long needed) throws IOException {
+        long seen = sizeSeen;
+        return seen >= needed ? seen : size();
+    }
+
+    /** Drops the size hint: the next {@link #sizeAtLeast} asks the kernel. */
+    public void forgetSize() {
+        sizeSeen = -1;
+    }
+
+    private void sawSize(long atLeast) {
+        long seen;
+        while ((seen = sizeSeen) < atLeast && !SIZE_SEEN.compareAndSet(this, seen, atLeast)) {
+            Thread.onSpinWait();
         }
     }
 
