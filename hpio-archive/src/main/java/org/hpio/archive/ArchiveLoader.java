@@ -216,6 +216,7 @@ public final class ArchiveLoader implements AutoCloseable {
         try {
             ArchiveEntry e = archive.requireFile(s.path);
             archive.checkReadable(e);
+            checkFits(e);
             s.entry = e;
             long span = span(e);
             s.cost = span + (e.method() == ZipFormat.DEFLATED ? e.uncompressedSize() : 0);
@@ -223,6 +224,20 @@ public final class ArchiveLoader implements AutoCloseable {
             s.failure = e;
             s.decoded = true;
             s.claimed = true;
+        }
+    }
+
+    /**
+     * The entry's data must fit between its local header and the next entry (Archive.load's dataOffset checks
+     * this once it has read the header; the loader sizes its memory before that, so it checks the bound the
+     * directory alone gives): an entry whose sizes lie is refused before anything is allocated for it.
+     */
+    private void checkFits(ArchiveEntry e) throws IOException {
+        long room = archive.spanEnd(e) - e.localHeaderOffset() - ZipFormat.LOCAL_HEADER_SIZE;
+        if (e.compressedSize() > room) {
+            throw new ArchiveFormatException(archiveName, "entry " + e.name() + " claims " + e.compressedSize()
+                    + " bytes of data at local header offset " + e.localHeaderOffset() + " but only " + Math.max(0, room)
+                    + " fit before the next entry");
         }
     }
 

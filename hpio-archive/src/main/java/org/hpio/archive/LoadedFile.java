@@ -18,7 +18,7 @@ public final class LoadedFile implements AutoCloseable {
     private final String name;
     private final MemorySegment contents;
     private final Runnable release;
-    private boolean closed;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     LoadedFile(String name, MemorySegment contents, Runnable release) {
         this.name = name;
@@ -59,11 +59,10 @@ public final class LoadedFile implements AutoCloseable {
         return contents.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
     }
 
-    /** Gives the memory back; idempotent. */
+    /** Gives the memory back; idempotent, from any thread. */
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
+        if (closed.compareAndSet(false, true)) {   // once, even when two threads close it at once
             release.run();
         }
     }

@@ -166,6 +166,11 @@ final class ReadRun {
             last = --refs == 0;
         }
         if (last) {
+            // A run released after a failed or interrupted wait may still have reads in flight into its memory,
+            // which goes back to a pool when the arena closes: wait for them first, whatever interrupts.
+            for (Piece p : pieces) {
+                drain(p);
+            }
             arena.close();
         }
     }

@@ -52,12 +52,15 @@ final class StraightReads {
                 }
             }
         } finally {
+            // After a failure or an interrupt: the destination is the kernel's until each read is done, and done()
+            // would not wait for an interrupted thread, so cancel, which waits regardless.
             for (AsyncFileRequest r : inFlight) {
                 try {
-                    r.done(AsyncFile.TIME_INF);
+                    r.cancel();
                 } catch (IOException e) {
-                    r.clearException();
+                    // finished one way or the other: all that matters here
                 }
+                r.clearException();
             }
         }
     }

@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -124,6 +126,22 @@ class HostileArchiveTest {
         Zip z = build();
         assertSays(loadFails(z.putInt(z.headers()[0] + 24, 0xffff_fff0L), "aa/one.txt"), "entry aa/one.txt",
                 "claims 4294967280 bytes", "more than Deflate can expand");
+    }
+
+    @Test
+    void theLookAheadLoaderRefusesLyingSizesForTheirPositionOnly() throws IOException {
+        Zip z = build();
+        z.putInt(z.headers()[0] + 24, 0xffff_fff0L);   // aa/one.txt claims 4 GiB
+        Path file = dir.resolve("bad.zip");
+        Files.write(file, z.bytes());
+        try (Archive archive = Archive.open(file);
+             ArchiveLoader loader = archive.loader(List.of("aa/one.txt", "three.txt"), LookAhead.defaults())) {
+            assertSays(assertThrows(ArchiveFormatException.class, loader::next).getMessage(), "entry aa/one.txt",
+                    "claims 4294967280 bytes");
+            try (LoadedFile three = loader.next()) {
+                assertArrayEquals(files().get("three.txt"), three.segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+            }
+        }
     }
 
     @Test

@@ -67,10 +67,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * linked to a force: IOSQE_IO_LINK on io_uring) and completed successfully, or when the file was opened
  * with DSYNC or SYNC. A failed force is reported and is final: hpio never retries a force and then trusts
  * it (after a failed fsync the kernel may have dropped the dirty pages; fsyncgate). Completion of a plain
- * write means the data reached the kernel, nothing more. When opening created the file, the first force (or
- * durable write) forces its directory first, so a durable write's file does not vanish with its name; with
- * DSYNC or SYNC the directory is forced before the constructor returns. A file nobody forces costs no
- * directory fsync.
+ * write means the data reached the kernel, nothing more. The first force (or durable write) of a file opened
+ * for writing forces its directory first, once per open, so a durable write's file does not vanish with its
+ * name, whoever created it; with DSYNC or SYNC the directory is forced before the constructor returns. A file
+ * nobody forces costs no directory fsync. Requests in flight at once are not ordered among themselves: two
+ * that overlap may complete in either order (a large buffered transfer runs in a kernel worker).
  *
  * <h2>Synchronization</h2>
  * The Done methods take a time in milliseconds: 0 polls, {@link #TIME_INF} (or any negative value) waits for
@@ -125,7 +126,7 @@ public final class AsyncFile implements Closeable {
         this.options = options;
         this.engine = engine;
         this.writable = !mode.equals("r");
-        this.file = NativeFile.openCreating(path, flags(mode, options));
+        this.file = NativeFile.openWithDurableName(path, flags(mode, options));
         this.slots = new Semaphore(options.maxInFlight());
     }
 

@@ -3,6 +3,7 @@ package org.hpio.bulk;
 import org.hpio.internal.array.ArrayKind;
 import org.hpio.internal.mem.StagingPool;
 
+import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -29,22 +30,42 @@ import java.nio.channels.FileChannel;
  * interruptible: an interrupt of the thread while a transfer is in the kernel closes the channel and so the
  * stream (ClosedByInterruptException), as with {@code FileInputStream.transferTo}; a thread whose interrupt
  * status is already set takes the stream path instead, so a pending interrupt does not close the stream.
+ * Standard input, output and error always take the stream path, and {@code -Dhpio.bulk.streamChannel=false}
+ * keeps every stream on it.
  * The staging buffer belongs to one call and goes back to the pool before it returns. Stateless.
  */
 final class FileStreamChannel {
     private FileStreamChannel() {
     }
 
+    /** {@code -Dhpio.bulk.streamChannel=false} keeps every bulk stream on the stream path (no interruptible channel). */
+    private static final boolean ENABLED = !"false".equals(System.getProperty("hpio.bulk.streamChannel"));
+
     /** The channel to read {@code in} through, or null when the stream path must be taken. */
     static FileChannel of(InputStream in) {
-        return in != null && in.getClass() == FileInputStream.class && !Thread.currentThread().isInterrupted()
-                ? ((FileInputStream) in).getChannel() : null;
+        try {
+            return ENABLED && in != null && in.getClass() == FileInputStream.class
+                    && !Thread.currentThread().isInterrupted() && !isStandard(((FileInputStream) in).getFD())
+                    ? ((FileInputStream) in).getChannel() : null;
+        } catch (IOException e) {
+            return null;   // no descriptor: the stream path reports what is wrong
+        }
     }
 
     /** The channel to write {@code out} through, or null when the stream path must be taken. */
     static FileChannel of(OutputStream out) {
-        return out != null && out.getClass() == FileOutputStream.class && !Thread.currentThread().isInterrupted()
-                ? ((FileOutputStream) out).getChannel() : null;
+        try {
+            return ENABLED && out != null && out.getClass() == FileOutputStream.class
+                    && !Thread.currentThread().isInterrupted() && !isStandard(((FileOutputStream) out).getFD())
+                    ? ((FileOutputStream) out).getChannel() : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Standard input, output and error stay on the stream path: closing them by an interrupt would be worse. */
+    private static boolean isStandard(FileDescriptor fd) {
+        return fd == FileDescriptor.in || fd == FileDescriptor.out || fd == FileDescriptor.err;
     }
 
     /**
@@ -63,8 +84,9 @@ final class FileStreamChannel {
             while (done < count) {
                 int n = Math.min(perChunk, count - done);
                 bytes.clear().limit(n * size);
-                while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
-                    // until the chunk is full or the file ends
+                while (bytes.hasRemaining() && channel.read(bytes) > 0) {
+                    // until the chunk is full or the file ends (-1; 0 from a non-blocking descriptor ends it too,
+                    // rather than spinning)
                 }
                 int whole = bytes.position() / size;
                 kind.decode(staging, 0, order, array, offset + done, whole);

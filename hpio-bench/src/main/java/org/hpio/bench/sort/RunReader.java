@@ -54,9 +54,8 @@ final class RunReader extends MergeInput {
             return false;
         }
         long t = SortTimes.now();
-        AsyncFileRequest request = aheadRequest;
+        aheadRequest.done();          // stays referenced until done, so awaitQuietly still sees it after a throw
         aheadRequest = null;
-        request.done();
         t = times.readWait(t);
         MemorySegment.copy(ahead, layout, 0, block, 0, aheadCount);
         times.decode(t);
@@ -80,7 +79,7 @@ final class RunReader extends MergeInput {
     void awaitQuietly() {
         if (aheadRequest != null) {
             try {
-                aheadRequest.done();
+                aheadRequest.cancel();    // waits until it is no longer in flight, interrupted or not
             } catch (IOException | RuntimeException ignored) {
                 // the merge is failing already; only the buffer's safety matters here
             }

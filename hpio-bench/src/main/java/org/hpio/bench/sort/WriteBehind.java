@@ -52,9 +52,8 @@ final class WriteBehind {
         }
         long t = SortTimes.now();
         if (requests[turn] != null) {
-            AsyncFileRequest previous = requests[turn];
+            requests[turn].done();    // stays referenced until done, so awaitQuietly still sees it after a throw
             requests[turn] = null;
-            previous.done();
         }
         MemorySegment buffer = buffers[turn].asSlice(0, (long) longs * Long.BYTES);
         MemorySegment.copy(block, 0, buffer, layout, 0, longs);
@@ -69,9 +68,8 @@ final class WriteBehind {
         long t = SortTimes.now();
         for (int i = 0; i < IN_FLIGHT; i++) {
             if (requests[i] != null) {
-                AsyncFileRequest request = requests[i];
+                requests[i].done();
                 requests[i] = null;
-                request.done();
             }
         }
         times.write(t);
@@ -82,7 +80,7 @@ final class WriteBehind {
         for (int i = 0; i < IN_FLIGHT; i++) {
             if (requests[i] != null) {
                 try {
-                    requests[i].done();
+                    requests[i].cancel();   // waits until it is no longer in flight, interrupted or not
                 } catch (IOException | RuntimeException ignored) {
                     // the merge is failing already; only the buffers' safety matters here
                 }

@@ -85,11 +85,18 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
                 throw new IOException("the " + engineName() + " engine is closed");
             }
             NativeFile.Lease lease = op.file() == null ? null : op.file().lease();
-            IoRequest request = new IoRequest(op, this);
-            J job = newJob(request, lease);
-            applyFault(job, fault);
-            live.add(job);
-            return job;
+            try {
+                IoRequest request = new IoRequest(op, this);
+                J job = newJob(request, lease);
+                applyFault(job, fault);
+                live.add(job);
+                return job;
+            } catch (RuntimeException | Error e) {
+                if (lease != null) {
+                    lease.close();   // the file is not held by a request that never went in
+                }
+                throw e;
+            }
         } catch (IOException | RuntimeException e) {
             permits.release();
             throw e;

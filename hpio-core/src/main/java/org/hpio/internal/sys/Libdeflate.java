@@ -68,8 +68,8 @@ public final class Libdeflate {
                 decompress = linker.downcallHandle(lib.findOrThrow("libdeflate_deflate_decompress_ex"),
                         FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS,
                                 ADDRESS));
-            } catch (IllegalArgumentException | java.util.NoSuchElementException e) {
-                why = LIBRARY + " not found (install Debian's package libdeflate0): " + e.getMessage();
+            } catch (RuntimeException e) {   // not found, or native access refused (IllegalCallerException)
+                why = LIBRARY + " cannot be used (install Debian's package libdeflate0): " + e;
                 alloc = null;
                 free = null;
                 decompress = null;
@@ -108,6 +108,9 @@ public final class Libdeflate {
         }
         if (!in.isNative() || !out.isNative()) {
             throw new IllegalArgumentException("libdeflate needs off-heap segments");
+        }
+        if (out.isReadOnly()) {
+            throw new IllegalArgumentException("libdeflate's output segment is read-only");
         }
         MemorySegment d = take();
         try (Arena arena = Arena.ofConfined()) {

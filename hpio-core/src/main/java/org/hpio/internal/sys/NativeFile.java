@@ -27,8 +27,11 @@ public final class NativeFile implements Closeable {
     private final int flags;
     private final String path;
     private volatile DirectAlignment alignment;
-    /** The parent directory of the file this open created, until {@link #forceNewName()} forced it; else null. */
+    /** The parent directory of a file opened for writing, until {@link #forceNewName()} forced it; else null. */
     private volatile Path newNameParent;
+    /** The failure of the directory force, kept: it is final (guarded by newNameLock). */
+    private IOException nameForceFailure;
+    private static final int O_ACCMODE = 3;
     private final ReentrantLock newNameLock = new ReentrantLock();
     /** The largest size this handle saw or wrote the file to, -1 when unknown: see {@link #sizeAtLeast}. */
     private volatile long sizeSeen = -1;
@@ -57,43 +60,34 @@ public final class NativeFile implements Closeable {
     }
 
     /**
-     * Opens {@code path} with {@code flags}; when they hold O_CREAT and this call created the file, the new name
-     * is made durable with the data: {@link #forceNewName()} (which every force of hpio's asynchronous files
-     * calls first) forces the parent directory once. With O_SYNC or O_DSYNC, where every write is durable when it
-     * returns, the directory is forced here, before the first write. Opening an existing file forces nothing.
-     * (Forcing the directory at every creation cost each new file a directory fsync, milliseconds here, that
-     * users who never ask for durability should not pay.)
+     * Opens {@code path} with {@code flags}; when they give write access, the file's name is made as durable as
+     * its data: {@link #forceNewName()} (which every force of hpio's asynchronous files calls first) forces the
+     * parent directory once per open, whether this open created the file or an earlier one did (which may never
+     * have forced it). With O_SYNC or O_DSYNC, where every write is durable when it returns, the directory is
+     * forced here, before the first write. (Forcing it at every creation cost each new file a directory fsync,
+     * milliseconds here, that users who never ask for durability should not pay.)
      */
-    public static NativeFile openCreating(Path path, int flags) throws IOException {
-        if ((flags & Syscalls.O_CREAT) == 0) {
-            return open(path, flags);
+    public static NativeFile openWithDurableName(Path path, int flags) throws IOException {
+        NativeFile file = open(path, flags);
+        if ((flags & O_ACCMODE) == Syscalls.O_RDONLY) {
+            return file;
         }
-        NativeFile created;
-        try {
-            created = open(path, flags | Syscalls.O_EXCL);
-        } catch (IOException e) {
-            if (Errno.of(e) == Errno.EEXIST) {
-                return open(path, flags);
+        file.newNameParent = path.toAbsolutePath().getParent();
+        if ((flags & Syscalls.O_DSYNC) != 0) {
+            try {
+                file.forceNewName();
+            } catch (IOException | RuntimeException e) {
+                file.close();
+                throw e;
             }
-            throw e;
         }
-        Path parent = path.toAbsolutePath().getParent();
-        if ((flags & Syscalls.O_DSYNC) == 0) {
-            created.newNameParent = parent;
-            return created;
-        }
-        try {
-            forceDirectory(parent);
-        } catch (IOException | RuntimeException e) {
-            created.close();
-            throw e;
-        }
-        return created;
+        return file;
     }
 
     /**
-     * Makes this file's name durable if this open created it and no force did yet: forces the parent directory,
-     * once. Call before acknowledging a force of the file's data; a failure leaves it to the next call.
+     * Makes this file's name durable, once per open: forces the parent directory unless that was done (or the
+     * file was opened read-only). Call before acknowledging a force of the file's data. A failure is final, as
+     * for any force (README, Promises): every later call throws it again, never retrying and then trusting.
      */
     public void forceNewName() throws IOException {
         if (newNameParent == null) {
@@ -101,9 +95,18 @@ public final class NativeFile implements Closeable {
         }
         newNameLock.lock();
         try {
+            if (nameForceFailure != null) {
+                throw new IOException("forcing the directory of " + path + " failed earlier, so its name may not be "
+                        + "durable: " + nameForceFailure.getMessage(), nameForceFailure);
+            }
             Path parent = newNameParent;
             if (parent != null) {
-                forceDirectory(parent);
+                try {
+                    forceDirectory(parent);
+                } catch (IOException e) {
+                    nameForceFailure = e;
+                    throw e;
+                }
                 newNameParent = null;
             }
         } finally {

@@ -22,6 +22,9 @@ public final class ScopedMemory {
      * its pool. The caller must not use {@code memory} itself while the view lives.
      */
     public static MemorySegment view(MemorySegment memory, Arena scope, Runnable onClose) {
-        return memory.reinterpret(memory.byteSize(), scope, unused -> onClose.run());
+        return memory.reinterpret(memory.byteSize(), scope, unused -> {
+            java.lang.ref.Reference.reachabilityFence(memory);   // memory (maybe of an automatic arena) lives as long as the view
+            onClose.run();
+        });
     }
 }
