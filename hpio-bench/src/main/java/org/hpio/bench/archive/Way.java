@@ -154,25 +154,8 @@ record Way(String name, String mechanism, List<Path> files, Opener opener) {
 
     /** hpio's Archive.load. */
     static Way archive(String name, Path archive, LoadOptions options) {
-        return new Way(name, "hpio Archive.load, " + describe(options), List.of(archive), () -> {
-            Archive a = Archive.open(archive, options);
-            return new Session() {
-                @Override
-                public Loaded load(String path) throws IOException {
-                    return offHeap(a.load(path));
-                }
-
-                @Override
-                public OptionalLong seeks() {
-                    return OptionalLong.of(a.stats().seeks());
-                }
-
-                @Override
-                public void close() throws IOException {
-                    a.close();
-                }
-            };
-        });
+        return new Way(name, "hpio Archive.load, " + describe(options), List.of(archive),
+                () -> loading(Archive.open(archive, options), () -> { }));
     }
 
     /**
@@ -185,32 +168,37 @@ record Way(String name, String mechanism, List<Path> files, Opener opener) {
         return new Way(name, "hpio Archive.load, " + describe(options) + ", " + (capacity >> 20)
                 + " MiB Landlord whole-file cache, empty at the start", List.of(archive), () -> {
             FileCache cache = new FileCache(FileCacheConfig.of(capacity));
-            Archive a;
             try {
-                a = Archive.open(archive, options.withFileCache(cache));
+                return loading(Archive.open(archive, options.withFileCache(cache)), cache::close);
             } catch (IOException | RuntimeException e) {
                 cache.close();
                 throw e;
             }
-            return new Session() {
-                @Override
-                public Loaded load(String path) throws IOException {
-                    return offHeap(a.load(path));
-                }
-
-                @Override
-                public OptionalLong seeks() {
-                    return OptionalLong.of(a.stats().seeks());
-                }
-
-                @Override
-                public void close() throws IOException {
-                    try (cache) {
-                        a.close();
-                    }
-                }
-            };
         });
+    }
+
+    /** A replay session loading from {@code a}; closing it closes {@code a}, then runs {@code after}. */
+    private static Session loading(Archive a, Runnable after) {
+        return new Session() {
+            @Override
+            public Loaded load(String path) throws IOException {
+                return offHeap(a.load(path));
+            }
+
+            @Override
+            public OptionalLong seeks() {
+                return OptionalLong.of(a.stats().seeks());
+            }
+
+            @Override
+            public void close() throws IOException {
+                try {
+                    a.close();
+                } finally {
+                    after.run();
+                }
+            }
+        };
     }
 
     /**
