@@ -6,8 +6,11 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.TreeMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -29,6 +32,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *     }
  * }
  * }</pre>
+ *
+ * <h2>Repeats</h2>
+ * A file the list loads more than once is read (and inflated, and checked) once while the loader can keep it
+ * ({@link LookAhead#reuse()}): a later position shares the memory of the earlier one, which the loader holds
+ * after delivering it, within {@link LookAhead#bytes()} (counted as whole reads), dropping first the file whose
+ * next load is furthest away (Belady's rule, exact since the list is known). A dropped file is read again when
+ * its turn comes. This is 002 §3.5's file cache for a load sequence known in advance. A later position of a file
+ * whose earlier load failed fails with the same error.
  *
  * <h2>Guarantees</h2>
  * Each file is delivered in list order and checked as {@link Archive#load} checks it (local header, sizes,
@@ -53,6 +64,7 @@ public final class ArchiveLoader implements AutoCloseable {
     /** One position of the list. Fields are guarded by the loader's lock, except while a thread decodes it. */
     private static final class Slot {
         final String path;
+        final int position;
         ArchiveEntry entry;
         ReadRun run;
         long cost;
@@ -61,9 +73,23 @@ public final class ArchiveLoader implements AutoCloseable {
         boolean decoded;
         LoadedFile file;
         IOException failure;
+        /** The earlier position whose memory this one reuses (it reads nothing itself), or null. */
+        Slot source;
+        /** Later positions may reuse this one's memory: once loaded, the loader holds a reference to its run. */
+        boolean holder;
+        /** That reference is held (the load succeeded and it was not yet given back). */
+        boolean holding;
+        /** The held run's memory is counted in the loader's kept bytes (from this slot's delivery on). */
+        boolean counted;
+        /** The last admitted position that reuses this one's memory (its own position at first). */
+        int lastUse;
+        /** The checked contents, read-only, for the positions that reuse them. */
+        MemorySegment contents;
 
-        Slot(String path) {
+        Slot(String path, int position) {
             this.path = path;
+            this.position = position;
+            this.lastUse = position;
         }
     }
 
@@ -87,7 +113,17 @@ public final class ArchiveLoader implements AutoCloseable {
     private int admitted;
     private int delivered;
     private long windowBytes;
+    /** Positions in the window that read (or decode) their own file: what {@link LookAhead#files()} bounds. */
+    private int aheadFiles;
     private boolean closed;
+    /** For each position, the next one with the same path, or -1 (all -1 without reuse). */
+    private final int[] nextUse;
+    /** By path: the position whose memory later positions of that path reuse. */
+    private final Map<String, Slot> holders = new HashMap<>();
+    /** Delivered holders no admitted position reuses yet, by the position that will: the ones memory may drop. */
+    private final TreeMap<Integer, Slot> idle = new TreeMap<>();
+    /** Memory of the runs held for reuse after their holder's delivery, each run counted once. */
+    private long keptBytes;
 
     ArchiveLoader(Archive archive, List<String> paths, LookAhead lookAhead) throws IOException {
         LoadOptions options = archive.options();
@@ -100,6 +136,7 @@ public final class ArchiveLoader implements AutoCloseable {
         this.paths = List.copyOf(paths);
         this.lookAhead = lookAhead;
         this.nativeInflate = options.inflation() == LoadOptions.Inflation.WHOLE;
+        this.nextUse = nextUses(this.paths, lookAhead.reuse());
         this.io = BlockIo.open(archive.path(), options.withQueueDepth(MAX_PIECES_IN_FLIGHT), false);
         try {
             lock.lock();
@@ -117,6 +154,20 @@ public final class ArchiveLoader implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /** For each position the next with the same path, or -1; all -1 when nothing is reused. */
+    private static int[] nextUses(List<String> paths, boolean reuse) {
+        int[] next = new int[paths.size()];
+        java.util.Arrays.fill(next, -1);
+        if (reuse) {
+            Map<String, Integer> later = new HashMap<>();
+            for (int i = paths.size() - 1; i >= 0; i--) {
+                Integer j = later.put(paths.get(i), i);
+                next[i] = j == null ? -1 : j;
+            }
+        }
+        return next;
     }
 
     /** Whether a position is left. */
@@ -171,6 +222,11 @@ public final class ArchiveLoader implements AutoCloseable {
             window.pollFirst();
             delivered++;
             windowBytes -= head.cost;
+            aheadFiles -= head.source == null ? 1 : 0;
+            if (head.source != null) {
+                reuse(head);
+            }
+            afterDelivery(head);
             refill();
             if (head.failure != null) {
                 throw head.failure;
@@ -182,26 +238,52 @@ public final class ArchiveLoader implements AutoCloseable {
     }
 
     /**
-     * Admits positions into the window when it has drained to half (so that neighbours are admitted, and read,
-     * together), forms their runs and starts reads. Holds the lock.
+     * Admits positions into the window once it has drained far enough for a batch (half its files with a
+     * quarter of its bytes free, or the other way round), so that neighbours are admitted, and read, together;
+     * forms their runs and starts reads. Positions that reuse an earlier one's memory count no file and no byte.
+     * The window may take memory from kept files (those needed again last first) up to half the look-ahead's
+     * bytes; beyond that, only what they leave free. Holds the lock.
      */
     private void refill() {
-        int room = lookAhead.files() - window.size();
-        boolean low = window.size() <= lookAhead.files() / 2 || windowBytes <= lookAhead.bytes() / 2;
-        if (admitted < paths.size() && room > 0 && low) {
+        long share = lookAhead.bytes() / 2;
+        int fileRoom = lookAhead.files() - aheadFiles;
+        long byteRoom = share - windowBytes;
+        boolean low = window.isEmpty()
+                || fileRoom >= lookAhead.files() / 2 && byteRoom >= share / 4
+                || byteRoom >= share / 2 && fileRoom >= lookAhead.files() / 4;
+        if (admitted < paths.size() && fileRoom > 0 && low) {
             List<Slot> batch = new ArrayList<>();
-            while (admitted < paths.size() && window.size() < lookAhead.files()) {
-                Slot s = new Slot(paths.get(admitted));
-                resolve(s);
-                if (!window.isEmpty() && windowBytes + s.cost > lookAhead.bytes()) {
-                    break;
+            while (admitted < paths.size() && aheadFiles < lookAhead.files()) {
+                Slot s = new Slot(paths.get(admitted), admitted);
+                Slot from = reusable(s.path);
+                if (from != null) { // nothing to read: it shares the memory of an earlier position
+                    s.source = from;
+                    s.entry = from.entry;
+                    s.claimed = true;
+                    s.decoded = true;
+                    idle.remove(admitted);
+                    from.lastUse = admitted;
+                } else {
+                    resolve(s);
+                    while (windowBytes + keptBytes + s.cost > lookAhead.bytes() && windowBytes + s.cost <= share
+                            && !idle.isEmpty()) {
+                        release(idle.pollLastEntry().getValue()); // the one needed again last (Belady)
+                    }
+                    if (!window.isEmpty() && windowBytes + keptBytes + s.cost > lookAhead.bytes()) {
+                        break;
+                    }
+                    if (s.failure == null) {
+                        batch.add(s);
+                        if (nextUse[admitted] >= 0) {
+                            s.holder = true;
+                            holders.put(s.path, s);
+                        }
+                    }
                 }
                 admitted++;
                 window.addLast(s);
                 windowBytes += s.cost;
-                if (s.failure == null) {
-                    batch.add(s);
-                }
+                aheadFiles += s.source == null ? 1 : 0;
             }
             formRuns(batch);
             if (idleWorkers > 0) {
@@ -209,6 +291,66 @@ public final class ArchiveLoader implements AutoCloseable {
             }
         }
         startPieces();
+    }
+
+    /** The position whose memory a new position of {@code path} can reuse, or null (a failed one is forgotten). */
+    private Slot reusable(String path) {
+        Slot h = holders.get(path);
+        if (h != null && h.decoded && h.failure != null) {
+            holders.remove(path);
+            return null;
+        }
+        return h;
+    }
+
+    /** Gives {@code head} (a reusing position) a view of its source's memory, or its source's failure. */
+    private void reuse(Slot head) {
+        Slot from = head.source;
+        if (from.holding) {
+            from.run.retain();
+            head.file = new LoadedFile(head.path, from.contents, from.run::release);
+            io.countLoad(from.contents.byteSize());
+        } else {
+            head.failure = from.failure != null ? from.failure
+                    : new IOException("entry " + head.path + " of " + archiveName + " could not be reused");
+        }
+    }
+
+    /**
+     * After delivering {@code head}: the memory it or its source holds for later positions starts counting
+     * against the look-ahead's bytes, and is dropped, or becomes droppable, once no admitted position needs it.
+     */
+    private void afterDelivery(Slot head) {
+        Slot h = head.source != null ? head.source : head.holder ? head : null;
+        if (h == null) {
+            return;
+        }
+        if (h.holding && !h.counted) {
+            h.counted = true;
+            if (h.run.loaderHolds++ == 0) {
+                keptBytes += h.run.memory.byteSize();
+            }
+        }
+        if (h.lastUse == head.position) {
+            int next = nextUse[head.position];
+            if (h.holding && next >= 0) {
+                idle.put(next, h);
+            } else {
+                release(h);
+            }
+        }
+    }
+
+    /** Gives back the reference {@code h} holds for reuse; its later positions will read the file again. */
+    private void release(Slot h) {
+        holders.remove(h.path, h);
+        if (h.holding) {
+            h.holding = false;
+            if (h.counted && --h.run.loaderHolds == 0) {
+                keptBytes -= h.run.memory.byteSize();
+            }
+            h.run.release();
+        }
     }
 
     /** Finds the slot's entry and its cost, or records why it cannot be loaded. */
@@ -340,6 +482,11 @@ public final class ArchiveLoader implements AutoCloseable {
             s.file = file;
             s.failure = failure;
             s.decoded = true;
+            if (file != null && s.holder) { // the loader's own reference, for the positions that reuse it
+                s.run.retain();
+                s.holding = true;
+                s.contents = file.segment();
+            }
             if (callerWaiting) { // only the caller waits for a decode (one wake-up per file costs more than it)
                 decoded.signal();
             }
@@ -458,6 +605,10 @@ public final class ArchiveLoader implements AutoCloseable {
                 s.run.release();
             }
         }
+        for (Slot h : List.copyOf(holders.values())) {
+            release(h);
+        }
+        idle.clear();
         window.clear();
         unstarted.clear();
         started.clear();

@@ -15,8 +15,11 @@ package org.hpio.archive;
  * @param workers   threads that decode (inflate, check CRC-32) files ahead while the caller works on the
  *                  current one (0 to 64; 0: the caller's thread decodes each file when it asks for it; default:
  *                  one less than the processors, at most 3)
+ * @param reuse     whether a file the list loads again is served from the memory of its earlier load instead of
+ *                  being read (and inflated) again: the loader keeps it, within {@code bytes}, while memory allows,
+ *                  dropping first the file whose next load is furthest away (default: true)
  */
-public record LookAhead(int files, long bytes, int readBytes, int workers) {
+public record LookAhead(int files, long bytes, int readBytes, int workers, boolean reuse) {
     public static final int DEFAULT_FILES = 1024;
     public static final long DEFAULT_BYTES = 64L << 20;
     public static final int DEFAULT_READ_BYTES = 1 << 20;
@@ -38,25 +41,34 @@ public record LookAhead(int files, long bytes, int readBytes, int workers) {
         }
     }
 
-    /** 1024 files, 64 MiB, reads of up to 1 MiB, one worker per spare processor (at most 3). */
+    /** The given bounds, with repeats reused. */
+    public LookAhead(int files, long bytes, int readBytes, int workers) {
+        this(files, bytes, readBytes, workers, true);
+    }
+
+    /** 1024 files, 64 MiB, reads of up to 1 MiB, one worker per spare processor (at most 3), repeats reused. */
     public static LookAhead defaults() {
         int spare = Math.max(0, Math.min(3, Runtime.getRuntime().availableProcessors() - 1));
-        return new LookAhead(DEFAULT_FILES, DEFAULT_BYTES, DEFAULT_READ_BYTES, spare);
+        return new LookAhead(DEFAULT_FILES, DEFAULT_BYTES, DEFAULT_READ_BYTES, spare, true);
     }
 
     public LookAhead withFiles(int n) {
-        return new LookAhead(n, bytes, readBytes, workers);
+        return new LookAhead(n, bytes, readBytes, workers, reuse);
     }
 
     public LookAhead withBytes(long n) {
-        return new LookAhead(files, n, readBytes, workers);
+        return new LookAhead(files, n, readBytes, workers, reuse);
     }
 
     public LookAhead withReadBytes(int n) {
-        return new LookAhead(files, bytes, n, workers);
+        return new LookAhead(files, bytes, n, workers, reuse);
     }
 
     public LookAhead withWorkers(int n) {
-        return new LookAhead(files, bytes, readBytes, n);
+        return new LookAhead(files, bytes, readBytes, n, reuse);
+    }
+
+    public LookAhead withReuse(boolean on) {
+        return new LookAhead(files, bytes, readBytes, workers, on);
     }
 }

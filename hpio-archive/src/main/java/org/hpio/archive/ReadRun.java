@@ -37,6 +37,9 @@ final class ReadRun {
         }
     }
 
+    /** Runs whose memory is not freed yet, process-wide (what leak checks compare before and after). */
+    static final java.util.concurrent.atomic.AtomicInteger LIVE = new java.util.concurrent.atomic.AtomicInteger();
+
     final long from;
     final long to;
     final MemorySegment memory;
@@ -44,6 +47,8 @@ final class ReadRun {
     private final List<Piece> pieces = new ArrayList<>();
     private final String archive;
     private int refs;
+    /** The loader's references kept for reuse of this run's files (guarded by the loader's lock). */
+    int loaderHolds;
     private boolean awaited;
     private IOException failure;
 
@@ -63,6 +68,7 @@ final class ReadRun {
             arena.close();
             throw e;
         }
+        LIVE.incrementAndGet();
         for (long at = 0; at < to - from; at += pieceBytes) {
             pieces.add(new Piece(this, at, Math.min(pieceBytes, to - from - at)));
         }
@@ -159,6 +165,17 @@ final class ReadRun {
         return memory.asSlice(at - from, length);
     }
 
+    /** One more reference to the run's memory (to be given back with {@link #release()}); the run must be live. */
+    void retain() {
+        synchronized (this) {
+            if (refs <= 0) {
+                throw new IllegalStateException("read run [" + from + ", " + to + ") of " + archive
+                        + " was already freed");
+            }
+            refs++;
+        }
+    }
+
     /** One entry of the run is done with; the last one closes the arena. Thread-safe. */
     void release() {
         boolean last;
@@ -172,6 +189,7 @@ final class ReadRun {
                 drain(p);
             }
             arena.close();
+            LIVE.decrementAndGet();
         }
     }
 }

@@ -56,7 +56,9 @@ class ArchiveLoaderTest {
                 LookAhead.defaults().withWorkers(3),
                 new LookAhead(1, 64 << 10, 32 << 10, 1),        // one file at a time, reads of one block
                 new LookAhead(3, 64 << 10, 64 << 10, 2),        // a window smaller than the big files
-                new LookAhead(4096, 1L << 30, 16 << 20, 1));    // everything at once
+                new LookAhead(4096, 1L << 30, 16 << 20, 1),     // everything at once
+                LookAhead.defaults().withReuse(false),
+                new LookAhead(2, 64 << 10, 32 << 10, 0));       // reuse with almost no memory to keep files in
     }
 
     @ParameterizedTest
@@ -73,6 +75,7 @@ class ArchiveLoaderTest {
                     assertEquals(ZipFormat.STORED, archive.entry("a/text.txt").orElseThrow().method());
                 }
                 for (LookAhead ahead : lookAheads()) {
+                    int live = ReadRun.LIVE.get();
                     List<LoadedFile> kept = new ArrayList<>();
                     try (ArchiveLoader loader = archive.loader(paths, ahead)) {
                         for (int i = 0; i < paths.size(); i++) {
@@ -96,6 +99,7 @@ class ArchiveLoaderTest {
                         assertArrayEquals(files.get(f.name()), f.toByteArray());
                         f.close();
                     }
+                    assertEquals(live, ReadRun.LIVE.get(), "every read's memory is freed once its files are closed");
                 }
             }
         }
@@ -129,6 +133,81 @@ class ArchiveLoaderTest {
                     }
                 }
                 assertFalse(loader.hasNext());
+            }
+        }
+    }
+
+    /** Three passes over the files: with reuse, the second and third read nothing while memory allows. */
+    @ParameterizedTest
+    @ValueSource(doubles = {0.0, 1.0})
+    void aRepeatedFileIsReadOnceWhileMemoryAllowsAndAgainWhenItDoesNot(double minSavings) throws IOException {
+        Map<String, byte[]> files = ArchiveLoadTest.files();
+        Path zip = build(files, "rep.zip", minSavings);
+        List<String> once = new ArrayList<>(files.keySet());
+        List<String> thrice = new ArrayList<>();
+        for (int pass = 0; pass < 3; pass++) {
+            thrice.addAll(once);
+        }
+        try (Archive archive = Archive.open(zip)) {
+            long distinct = bytesRead(archive, once, LookAhead.defaults());
+            assertEquals(distinct, bytesRead(archive, thrice, LookAhead.defaults()),
+                    "with room for every file, repeats read nothing");
+            assertTrue(bytesRead(archive, thrice, LookAhead.defaults().withReuse(false)) >= 3 * distinct - 3 * 4096,
+                    "without reuse, every pass reads");
+            long tight = bytesRead(archive, thrice, new LookAhead(4096, 64 << 10, 32 << 10, 1));
+            assertTrue(tight > distinct, "64 KiB cannot keep the files: some are read again (" + tight + " vs "
+                    + distinct + ")");
+        }
+    }
+
+    private static long bytesRead(Archive archive, List<String> paths, LookAhead ahead) throws IOException {
+        int live = ReadRun.LIVE.get();
+        try (ArchiveLoader loader = archive.loader(paths, ahead)) {
+            List<LoadedFile> open = new ArrayList<>();
+            while (loader.hasNext()) {
+                LoadedFile f = loader.next();
+                if (loader.position() % 5 == 0) {
+                    open.add(f); // some stay open while their file is reused
+                } else {
+                    f.close();
+                }
+            }
+            assertEquals(paths.size(), loader.stats().loads());
+            open.forEach(LoadedFile::close);
+            long read = loader.stats().bytesRead();
+            loader.close();
+            assertEquals(live, ReadRun.LIVE.get(), "every read's memory is freed: " + ahead);
+            return read;
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(doubles = {0.0, 1.0})
+    void aDamagedFileFailsAtEveryPositionThatLoadsIt(double minSavings) throws IOException {
+        Map<String, byte[]> files = ArchiveLoadTest.files();
+        Path zip = build(files, "bad2.zip", minSavings);
+        long at;
+        try (Archive archive = Archive.open(zip)) {
+            ArchiveEntry e = archive.entry("many/f3.txt").orElseThrow();
+            at = archive.dataOffset(e) + e.compressedSize() / 2;
+        }
+        byte[] bytes = Files.readAllBytes(zip);
+        bytes[(int) at] ^= 0x04;
+        Files.write(zip, bytes);
+        List<String> paths = new ArrayList<>(files.keySet());
+        paths.addAll(files.keySet());
+        for (LookAhead ahead : lookAheads()) {
+            try (Archive archive = Archive.open(zip); ArchiveLoader loader = archive.loader(paths, ahead)) {
+                for (String p : paths) {
+                    if (p.equals("many/f3.txt")) {
+                        ArchiveFormatException x = assertThrows(ArchiveFormatException.class, loader::next);
+                        assertTrue(x.getMessage().contains("entry many/f3.txt"), x.getMessage());
+                    } else {
+                        try (LoadedFile f = loader.next()) {
+                            assertArrayEquals(files.get(p), f.toByteArray(), p + " " + ahead);
+                        }
+                    }
+                }
             }
         }
     }

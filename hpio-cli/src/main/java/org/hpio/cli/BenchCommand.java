@@ -63,6 +63,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--memory", paramLabel = "SIZE", description = "sort --full: memory the sort may use; the input must be larger (default: 64m)")
     String memory;
 
+    @Option(names = "--cold", paramLabel = "HOW", description = "archive: how a cold replay starts: machine (sync and drop the whole "
+            + "page cache, dentries and inodes, as after a reboot; needs root) or files (POSIX_FADV_DONTNEED on the "
+            + "replay's files only; their metadata stays cached) (default: machine where allowed, else files)")
+    String cold;
+
     @Option(names = "--work-dir", paramLabel = "DIR", description = "where data files go; a real disk, not tmpfs (default: ./hpio-work)")
     Path workDir = Path.of("hpio-work");
 
@@ -127,6 +132,9 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (memory != null) {
             given.put("memory", memory);
+        }
+        if (cold != null) {
+            given.put("cold", cold);
         }
         return given;
     }

@@ -36,13 +36,16 @@ import java.util.zip.ZipOutputStream;
  * the python startup trace, 1,712 loads, with the machine's Python installation as its files) loading each
  * file in order with: loose files and {@code Files.readAllBytes}; loose files through hpio's mount table;
  * {@code java.util.zip.ZipFile} on the stored and Deflate archives; hpio's {@link Archive#load} on the same
- * archives (32 KiB blocks, queue depth 4), and with O_DIRECT. Cold (each file's pages dropped with
- * POSIX_FADV_DONTNEED first) and warm (each file read once first). A block size sweep 4-128 KiB (002 Figure 2)
+ * archives (32 KiB blocks, queue depth 4), and with O_DIRECT. Cold (by default the whole machine's page cache,
+ * dentries and inodes dropped first, as after a reboot, where root may; else, or with {@code --cold files}, each
+ * file's pages dropped with POSIX_FADV_DONTNEED) and warm (each file read once first). A block size sweep 4-128 KiB (002 Figure 2)
  * and a queue depth sweep 1-32 on the Deflate archive. Deflate rows inflate whole entries (libdeflate when the
  * system has it); {@code -blocks} is 002 §3.2's per-block Inflater, {@code -jdk} whole-buffer Inflater. The
  * {@code -lookahead} rows load the trace through {@link org.hpio.archive.ArchiveLoader} (the load list known in
- * advance; {@code -w0}: no decode workers), still delivering and checking each file in trace order; since their
- * reads and workers may progress while the replay checks a file, the table also gives wall-clock MB/s.
+ * advance; a file loaded again reuses the memory the loader kept, within its 64 MiB; {@code -direct}: O_DIRECT;
+ * {@code -noreuse}: repeats read again; {@code -w0}: no decode workers), still delivering and checking each
+ * file in trace order; since their reads and workers may progress while the replay checks a file, the table
+ * also gives wall-clock MB/s.
  *
  * <p>Figure: effective MB/s = bytes of files delivered / elapsed time (002 §4.2), where elapsed time sums the
  * opening of the archive (or ZipFile, or mount table), every load and every release; the check of each load's
@@ -59,6 +62,57 @@ public final class ArchiveSuite implements Suite {
     static final String DEFLATE_AHEAD = "archive-deflate-lookahead";
     /** The whole-file cache of the -cached rows: the python trace's distinct files (57.7 MiB) fit. */
     static final long CACHE_BYTES = 64L << 20;
+    /** Warm-up per configuration: at least 3 replays, more (up to 10) until 1 s has passed: compiled code. */
+    static final int WARM_UP_MIN = 3;
+    static final int WARM_UP_MAX = 10;
+    static final long WARM_UP_NANOS = 1_000_000_000L;
+
+    /** How a cold replay starts. */
+    enum ColdStart {
+        /** sync, then the whole machine's page cache, dentries and inodes dropped: as after a reboot. */
+        MACHINE("sync; echo 3 > /proc/sys/vm/drop_caches before each replay (page cache, dentries and inodes: "
+                + "file data and file-system metadata cold, as after a reboot)"),
+        /** Only the replay's own files' pages dropped; their inodes, dentries and directories stay cached. */
+        FILES("POSIX_FADV_DONTNEED on every file read before each replay (file data cold; inodes, dentries and "
+                + "directories stay cached)");
+
+        final String description;
+
+        ColdStart(String description) {
+            this.description = description;
+        }
+
+        /** {@code --cold machine|files}; by default machine where the machine allows it, else files. */
+        static ColdStart choose(Optional<String> given) {
+            if (given.isEmpty()) {
+                return PageCache.canDropEverything() ? MACHINE : FILES;
+            }
+            return switch (given.get()) {
+                case "machine" -> {
+                    if (!PageCache.canDropEverything()) {
+                        throw new IllegalArgumentException("--cold machine needs a writable /proc/sys/vm/drop_caches "
+                                + "(root); use --cold files");
+                    }
+                    yield MACHINE;
+                }
+                case "files" -> FILES;
+                default -> throw new IllegalArgumentException("--cold: expected machine or files, got '"
+                        + given.get() + "'");
+            };
+        }
+
+        void apply(List<Path> files) throws IOException {
+            if (this == MACHINE && PageCache.dropEverything()) {
+                return;
+            }
+            if (this == MACHINE) {
+                throw new IOException("could not drop the page cache (sync or /proc/sys/vm/drop_caches failed)");
+            }
+            for (Path f : files) {
+                PageCache.drop(f);
+            }
+        }
+    }
 
     /** One replay's figures. */
     record Measured(String config, String mechanism, boolean cold, double seconds, long userBytes, int loads,
@@ -100,12 +154,13 @@ public final class ArchiveSuite implements Suite {
         ways.add(Way.archive(archiveName(false, 32, 4, false), data.stored(), defaults));
         ways.add(Way.archive(MAIN, data.deflated(), defaults));
         List<String> paths = data.loads().stream().map(TraceEvent::path).toList();
-        ways.add(Way.lookAhead(STORED_AHEAD, data.stored(), defaults, LookAhead.defaults(), paths));
-        ways.add(Way.lookAhead(STORED_AHEAD + "-w0", data.stored(), defaults, LookAhead.defaults().withWorkers(0),
-                paths));
-        ways.add(Way.lookAhead(DEFLATE_AHEAD, data.deflated(), defaults, LookAhead.defaults(), paths));
-        ways.add(Way.lookAhead(DEFLATE_AHEAD + "-w0", data.deflated(), defaults, LookAhead.defaults().withWorkers(0),
-                paths));
+        for (String ahead : List.of(STORED_AHEAD, DEFLATE_AHEAD)) {
+            Path archive = ahead.equals(STORED_AHEAD) ? data.stored() : data.deflated();
+            ways.add(Way.lookAhead(ahead, archive, defaults, LookAhead.defaults(), paths));
+            ways.add(Way.lookAhead(ahead + "-direct", archive, defaults.withDirect(true), LookAhead.defaults(), paths));
+            ways.add(Way.lookAhead(ahead + "-noreuse", archive, defaults, LookAhead.defaults().withReuse(false), paths));
+            ways.add(Way.lookAhead(ahead + "-w0", archive, defaults, LookAhead.defaults().withWorkers(0), paths));
+        }
         ways.add(Way.cachedArchive(archiveName(false, 32, 4, false) + "-cached", data.stored(), defaults, CACHE_BYTES));
         ways.add(Way.cachedArchive(MAIN + "-cached", data.deflated(), defaults, CACHE_BYTES));
         ways.add(Way.archive(MAIN + "-blocks", data.deflated(), defaults.withInflation(LoadOptions.Inflation.BLOCKS)));
@@ -130,12 +185,13 @@ public final class ArchiveSuite implements Suite {
         BenchOptions options = context.options();
         SuiteReport report = context.report();
         long budget = options.size().orElse(Long.MAX_VALUE);
+        ColdStart coldStart = ColdStart.choose(options.suiteOption("cold"));
         TraceData data = TraceData.prepare(context.workDir(), options.trace().orElse(null),
                 options.traceRoot().orElse(null), budget);
         try {
-            describe(report, data, options);
+            describe(report, data, options, coldStart);
             List<Way> ways = ways(data).stream().filter(w -> options.includes(w.name())).toList();
-            List<Measured> measured = replayAll(context, data, ways);
+            List<Measured> measured = replayAll(context, data, ways, coldStart);
             List<Measured> medians = Medians.byName(measured, Measured::key, Measured::mbPerSecond);
             report(report, data, medians);
             measureOpening(context, report);
@@ -144,7 +200,7 @@ public final class ArchiveSuite implements Suite {
         }
     }
 
-    private static void describe(SuiteReport report, TraceData data, BenchOptions options) {
+    private static void describe(SuiteReport report, TraceData data, BenchOptions options, ColdStart coldStart) {
         report.param("trace", data.traceName())
                 .param("loads", data.loads().size())
                 .param("distinct-files", data.sizes().size())
@@ -153,9 +209,9 @@ public final class ArchiveSuite implements Suite {
                         + " files (not found at the listed size under the trace root)")
                 .param("archives", "trace order (002 §3.3); stored: " + size(data.stored()) + " bytes, Deflate: "
                         + size(data.deflated()) + " bytes")
-                .param("page-cache", "cold: POSIX_FADV_DONTNEED on every file read before each replay; warm: "
-                        + "each file read once before")
-                .param("rounds", options.repetitions() + " interleaved; the median replay is reported")
+                .param("page-cache", "cold: " + coldStart.description + "; warm: each file read once before")
+                .param("rounds", options.repetitions() + " interleaved, after " + WARM_UP_MIN + "-" + WARM_UP_MAX
+                        + " untimed warm replays (1 s) per configuration; the median replay is reported")
                 .param("timing", "System.nanoTime around opening, each load and each release; each load's "
                         + "CRC-32 check against the file's is untimed");
     }
@@ -168,7 +224,8 @@ public final class ArchiveSuite implements Suite {
         }
     }
 
-    private static List<Measured> replayAll(BenchContext context, TraceData data, List<Way> ways) throws IOException {
+    private static List<Measured> replayAll(BenchContext context, TraceData data, List<Way> ways, ColdStart coldStart)
+            throws IOException {
         BenchOptions options = context.options();
         List<Boolean> states = new ArrayList<>();
         if (options.cache().cold()) {
@@ -180,7 +237,10 @@ public final class ArchiveSuite implements Suite {
         List<Measured> measured = new ArrayList<>();
         for (Way way : ways) { // untimed, checked: engines started, code compiled, before any figure
             try {
-                replay(way, data, false);
+                long start = System.nanoTime();
+                for (int n = 0; n < WARM_UP_MIN || n < WARM_UP_MAX && System.nanoTime() - start < WARM_UP_NANOS; n++) {
+                    replay(way, data, null);
+                }
             } catch (Exception e) {
                 context.report().failure(way.name() + " warm-up", e);
             }
@@ -191,7 +251,7 @@ public final class ArchiveSuite implements Suite {
                     for (Way way : ways) {
                         progress.message(way.name() + (cold ? " cold" : " warm"));
                         try {
-                            measured.add(replay(way, data, cold));
+                            measured.add(replay(way, data, cold ? coldStart : null));
                         } catch (Exception e) {
                             context.report().failure(way.name() + (cold ? " cold" : " warm"), e);
                         }
@@ -203,12 +263,13 @@ public final class ArchiveSuite implements Suite {
         return measured;
     }
 
-    /** Replays the trace once with {@code way}; every load is checked. */
-    static Measured replay(Way way, TraceData data, boolean cold) throws IOException {
-        for (Path f : way.files()) {
-            if (cold) {
-                PageCache.drop(f);
-            } else {
+    /** Replays the trace once with {@code way}, cold as {@code coldStart} says or warm when null; every load is checked. */
+    static Measured replay(Way way, TraceData data, ColdStart coldStart) throws IOException {
+        boolean cold = coldStart != null;
+        if (cold) {
+            coldStart.apply(way.files());
+        } else {
+            for (Path f : way.files()) {
                 PageCache.warm(f);
             }
         }
@@ -316,12 +377,16 @@ public final class ArchiveSuite implements Suite {
 
     static Table targets(SuiteReport report, List<Measured> medians) {
         Table t = new Table("Targets, same run, cold", List.of("ratio", "value", "wall", "target", "met"));
-        ratio(report, t, medians, MAIN, "loose-readallbytes", 3.0);
-        ratio(report, t, medians, MAIN, "zipfile-deflate", 1.2);
-        ratio(report, t, medians, DEFLATE_AHEAD, "zipfile-deflate", 1.2);
-        ratio(report, t, medians, STORED_AHEAD, "zipfile-stored", 1.2);
-        ratio(report, t, medians, DEFLATE_AHEAD, "loose-readallbytes", 3.0);
-        ratio(report, t, medians, STORED_AHEAD, "loose-readallbytes", 3.0);
+        for (String stored : List.of(STORED_AHEAD + "-direct", STORED_AHEAD)) {
+            ratio(report, t, medians, stored, "loose-readallbytes", 3.0);
+            ratio(report, t, medians, stored, "zipfile-stored", 1.2);
+        }
+        for (String deflate : List.of(DEFLATE_AHEAD + "-direct", DEFLATE_AHEAD, MAIN)) {
+            ratio(report, t, medians, deflate, "loose-readallbytes", 3.0);
+            ratio(report, t, medians, deflate, "zipfile-deflate", 1.2);
+        }
+        ratio(report, t, medians, STORED_AHEAD + "-noreuse", "loose-readallbytes", Double.NaN);
+        ratio(report, t, medians, DEFLATE_AHEAD + "-noreuse", "zipfile-deflate", Double.NaN);
         ratio(report, t, medians, archiveName(false, 32, 4, false) + "-cached", "zipfile-stored", Double.NaN);
         ratio(report, t, medians, MAIN + "-cached", "zipfile-deflate", Double.NaN);
         ratio(report, t, medians, archiveName(false, 32, 4, false), "loose-readallbytes", Double.NaN);

@@ -209,7 +209,8 @@ record Way(String name, String mechanism, List<Path> files, Opener opener) {
         String how = "hpio ArchiveLoader (look-ahead " + ahead.files() + " files / " + (ahead.bytes() >> 20)
                 + " MiB, neighbours read together in reads of up to " + (ahead.readBytes() >> 10) + " KiB, "
                 + ahead.workers() + " decode worker" + (ahead.workers() == 1 ? "" : "s") + ", "
-                + inflation(options) + ")";
+                + (ahead.reuse() ? "repeats reuse the kept file" : "repeats read again")
+                + (options.direct() ? ", O_DIRECT" : "") + ", " + inflation(options) + ")";
         return new Way(name, how, List.of(archive), () -> {
             Archive a = Archive.open(archive, options);
             ArchiveLoader loader;

@@ -30,6 +30,38 @@ public final class PageCache {
         }
     }
 
+    private static final Path DROP_CACHES = Path.of("/proc/sys/vm/drop_caches");
+
+    /**
+     * Writes back every dirty page (sync) and drops the whole machine's clean page cache, dentries and inodes
+     * ({@code echo 3 > /proc/sys/vm/drop_caches}): the state after a reboot, file-system metadata included.
+     * Needs root; returns false, having changed nothing, where the machine does not allow it.
+     */
+    public static boolean dropEverything() {
+        if (!Files.isWritable(DROP_CACHES)) {
+            return false;
+        }
+        try {
+            Process sync = new ProcessBuilder("sync").redirectErrorStream(true).start();
+            sync.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            if (sync.waitFor() != 0) {
+                return false;
+            }
+            Files.writeString(DROP_CACHES, "3");
+            return true;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Whether {@link #dropEverything()} can work here (root, /proc/sys/vm/drop_caches writable). */
+    public static boolean canDropEverything() {
+        return Files.isWritable(DROP_CACHES);
+    }
+
     /** Reads {@code file} once so that it is in the page cache. */
     public static void warm(Path file) throws IOException {
         try (var in = Files.newInputStream(file)) {

@@ -43,7 +43,8 @@ class ArchiveSuiteTest {
     void reportsEveryConfigurationColdAndWarmTheTargetsAndTheOpeningTime() throws Exception {
         Path trace = smallTrace();
         BenchOptions options = new BenchOptions(Optional.empty(), List.of(1), 1, BenchOptions.CacheMode.BOTH,
-                work.resolve("w"), List.of(), Optional.of(trace), Optional.of(work.resolve("root")));
+                work.resolve("w"), List.of(), Optional.of(trace), Optional.of(work.resolve("root")),
+                java.util.Map.of("cold", "files")); // "machine" would drop the whole machine's cache per replay
         ArchiveSuite suite = new ArchiveSuite();
         SuiteReport report = new SuiteReport(suite.name(), suite.summary());
         suite.run(new BenchContext(options, report));
@@ -77,9 +78,20 @@ class ArchiveSuiteTest {
         TraceData data = TraceData.prepare(work.resolve("d"), trace, work.resolve("root"), Long.MAX_VALUE);
         Files.writeString(data.tree().resolve("lib/a.py"), "changed\n".repeat(6250)); // same size, other bytes
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> ArchiveSuite.replay(Way.readAllBytes(data), data, false));
+                () -> ArchiveSuite.replay(Way.readAllBytes(data), data, null));
         assertTrue(e.getMessage().contains("lib/a.py"), e.getMessage());
         data.delete();
+    }
+
+    @Test
+    void aColdStartIsMachineOrFilesAndAnythingElseIsRefusedByName() {
+        assertEquals(ArchiveSuite.ColdStart.FILES, ArchiveSuite.ColdStart.choose(Optional.of("files")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ArchiveSuite.ColdStart.choose(Optional.of("reboot")));
+        assertTrue(e.getMessage().contains("'reboot'"), e.getMessage());
+        ArchiveSuite.ColdStart byDefault = ArchiveSuite.ColdStart.choose(Optional.empty());
+        assertEquals(org.hpio.bench.io.PageCache.canDropEverything() ? ArchiveSuite.ColdStart.MACHINE
+                : ArchiveSuite.ColdStart.FILES, byDefault);
     }
 
     private static TraceData dummy() {
