@@ -67,8 +67,13 @@ class ArchiveLoaderTest {
         Map<String, byte[]> files = ArchiveLoadTest.files();
         Path zip = build(files, "z.zip", minSavings);
         List<String> paths = order(files);
+        List<LoadOptions> optionsList = new ArrayList<>();
         for (LoadOptions.Inflation inflation : LoadOptions.Inflation.values()) {
-            try (Archive archive = Archive.open(zip, LoadOptions.defaults().withInflation(inflation))) {
+            optionsList.add(LoadOptions.defaults().withInflation(inflation));
+        }
+        optionsList.add(LoadOptions.defaults().withDirect(true)); // O_DIRECT: aligned runs, trimmed to the entries
+        for (LoadOptions options : optionsList) {
+            try (Archive archive = Archive.open(zip, options)) {
                 if (minSavings < 1.0) {
                     assertEquals(ZipFormat.DEFLATED, archive.entry("a/text.txt").orElseThrow().method());
                 } else {
@@ -148,16 +153,22 @@ class ArchiveLoaderTest {
         for (int pass = 0; pass < 3; pass++) {
             thrice.addAll(once);
         }
-        try (Archive archive = Archive.open(zip)) {
-            long distinct = bytesRead(archive, once, LookAhead.defaults());
-            assertEquals(distinct, bytesRead(archive, thrice, LookAhead.defaults()),
-                    "with room for every file, repeats read nothing");
-            assertTrue(bytesRead(archive, thrice, LookAhead.defaults().withReuse(false)) >= 3 * distinct - 3 * 4096,
-                    "without reuse, every pass reads");
-            long tight = bytesRead(archive, thrice, new LookAhead(4096, 64 << 10, 32 << 10, 1));
-            assertTrue(tight > distinct, "64 KiB cannot keep the files: some are read again (" + tight + " vs "
-                    + distinct + ")");
+        for (boolean direct : new boolean[]{false, true}) {
+            try (Archive archive = Archive.open(zip, LoadOptions.defaults().withDirect(direct))) {
+                checkReadsOfRepeats(archive, once, thrice);
+            }
         }
+    }
+
+    private static void checkReadsOfRepeats(Archive archive, List<String> once, List<String> thrice) throws IOException {
+        long distinct = bytesRead(archive, once, LookAhead.defaults());
+        assertEquals(distinct, bytesRead(archive, thrice, LookAhead.defaults()),
+                "with room for every file, repeats read nothing");
+        assertTrue(bytesRead(archive, thrice, LookAhead.defaults().withReuse(false)) >= 3 * distinct - 3 * 4096,
+                "without reuse, every pass reads");
+        long tight = bytesRead(archive, thrice, new LookAhead(4096, 64 << 10, 32 << 10, 1));
+        assertTrue(tight > distinct, "64 KiB cannot keep the files: some are read again (" + tight + " vs "
+                + distinct + ")");
     }
 
     private static long bytesRead(Archive archive, List<String> paths, LookAhead ahead) throws IOException {
