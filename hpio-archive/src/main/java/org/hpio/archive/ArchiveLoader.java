@@ -508,7 +508,9 @@ public final class ArchiveLoader implements AutoCloseable {
             } catch (IOException x) {
                 throw new IOException(archiveName + ": entry " + e.name() + ": " + x.getMessage(), x);
             }
-            long data = archive.dataOffset(e, run.memory.asSlice(0, run.to - run.from).asByteBuffer(), run.from);
+            long header = e.localHeaderOffset(); // only the header's bytes as a buffer: a run may exceed 2 GiB
+            long headerBytes = Math.min(run.to - header, ZipFormat.LOCAL_HEADER_SIZE + 2 * 0xFFFFL);
+            long data = archive.dataOffset(e, run.fileBytes(header, headerBytes).asByteBuffer(), header);
             MemorySegment raw = run.fileBytes(data, e.compressedSize());
             MemorySegment contents = e.method() == ZipFormat.STORED ? raw
                     : run.memory.asSlice(s.outputOffset, e.uncompressedSize());
