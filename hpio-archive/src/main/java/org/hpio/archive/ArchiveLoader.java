@@ -60,10 +60,14 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class ArchiveLoader implements AutoCloseable {
     /** Reads the loader keeps in flight at most (its file handle allows twice as many). */
     static final int MAX_PIECES_IN_FLIGHT = 32;
+    /** Positions in the window at most, per file of {@link LookAhead#files()} (those reusing memory count here). */
+    static final int SLOTS_PER_FILE = 4;
 
     /** One position of the list. Fields are guarded by the loader's lock, except while a thread decodes it. */
     private static final class Slot {
         final String path;
+        /** The entry name the path stands for (what repeats are matched by). */
+        final String key;
         final int position;
         ArchiveEntry entry;
         ReadRun run;
@@ -86,8 +90,12 @@ public final class ArchiveLoader implements AutoCloseable {
         /** The checked contents, read-only, for the positions that reuse them. */
         MemorySegment contents;
 
-        Slot(String path, int position) {
+        /** Loaded by {@link Archive#load} after its run's read failed: its memory is not the run's. */
+        boolean standalone;
+
+        Slot(String path, String key, int position) {
             this.path = path;
+            this.key = key;
             this.position = position;
             this.lastUse = position;
         }
@@ -124,6 +132,10 @@ public final class ArchiveLoader implements AutoCloseable {
     private final TreeMap<Integer, Slot> idle = new TreeMap<>();
     /** Memory of the runs held for reuse after their holder's delivery, each run counted once. */
     private long keptBytes;
+    /** The part of {@link #keptBytes} that dropping every idle holder would free (runs only idle holders keep). */
+    private long freeableBytes;
+    /** Each position's key ({@link Slot#key}). */
+    private final String[] keys;
 
     ArchiveLoader(Archive archive, List<String> paths, LookAhead lookAhead) throws IOException {
         LoadOptions options = archive.options();
@@ -136,7 +148,8 @@ public final class ArchiveLoader implements AutoCloseable {
         this.paths = List.copyOf(paths);
         this.lookAhead = lookAhead;
         this.nativeInflate = options.inflation() == LoadOptions.Inflation.WHOLE;
-        this.nextUse = nextUses(this.paths, lookAhead.reuse());
+        this.keys = this.paths.stream().map(ArchiveLoader::key).toArray(String[]::new);
+        this.nextUse = nextUses(keys, lookAhead.reuse());
         this.io = BlockIo.open(archive.path(), options.withQueueDepth(MAX_PIECES_IN_FLIGHT), false);
         try {
             lock.lock();
@@ -156,14 +169,23 @@ public final class ArchiveLoader implements AutoCloseable {
         }
     }
 
-    /** For each position the next with the same path, or -1; all -1 when nothing is reused. */
-    private static int[] nextUses(List<String> paths, boolean reuse) {
-        int[] next = new int[paths.size()];
+    /** The entry name {@code path} stands for; a path that names no entry is its own key (it fails to load). */
+    private static String key(String path) {
+        try {
+            return EntryNames.of(path);
+        } catch (IllegalArgumentException e) {
+            return "\0" + path;
+        }
+    }
+
+    /** For each position the next with the same key, or -1; all -1 when nothing is reused. */
+    private static int[] nextUses(String[] keys, boolean reuse) {
+        int[] next = new int[keys.length];
         java.util.Arrays.fill(next, -1);
         if (reuse) {
             Map<String, Integer> later = new HashMap<>();
-            for (int i = paths.size() - 1; i >= 0; i--) {
-                Integer j = later.put(paths.get(i), i);
+            for (int i = keys.length - 1; i >= 0; i--) {
+                Integer j = later.put(keys[i], i);
                 next[i] = j == null ? -1 : j;
             }
         }
@@ -193,6 +215,7 @@ public final class ArchiveLoader implements AutoCloseable {
     public LoadedFile next() throws IOException {
         Slot head;
         boolean mine;
+        boolean alone;
         lock.lock();
         try {
             if (closed) {
@@ -223,18 +246,26 @@ public final class ArchiveLoader implements AutoCloseable {
             delivered++;
             windowBytes -= head.cost;
             aheadFiles -= head.source == null ? 1 : 0;
-            if (head.source != null) {
-                reuse(head);
-            }
+            alone = head.source != null && !reuse(head);
             afterDelivery(head);
             refill();
-            if (head.failure != null) {
-                throw head.failure;
+            if (!alone) {
+                if (head.failure != null) {
+                    throw head.failure;
+                }
+                return head.file;
             }
-            return head.file;
         } finally {
             lock.unlock();
         }
+        return loadAlone(head.source.entry);
+    }
+
+    /** Loads {@code e} by itself ({@link Archive#load}), for a position whose earlier load failed or was not kept. */
+    private LoadedFile loadAlone(ArchiveEntry e) throws IOException {
+        LoadedFile f = archive.load(e);
+        io.countLoad(f.size());
+        return f;
     }
 
     /**
@@ -248,26 +279,35 @@ public final class ArchiveLoader implements AutoCloseable {
         long share = lookAhead.bytes() / 2;
         int fileRoom = lookAhead.files() - aheadFiles;
         long byteRoom = share - windowBytes;
-        boolean low = window.isEmpty()
-                || fileRoom >= lookAhead.files() / 2 && byteRoom >= share / 4
-                || byteRoom >= share / 2 && fileRoom >= lookAhead.files() / 4;
+        int slots = SLOTS_PER_FILE * lookAhead.files();
+        boolean low = window.isEmpty() || window.size() <= slots / 2
+                && (fileRoom >= lookAhead.files() / 2 && byteRoom >= share / 4
+                || byteRoom >= share / 2 && fileRoom >= lookAhead.files() / 4);
         if (admitted < paths.size() && fileRoom > 0 && low) {
             List<Slot> batch = new ArrayList<>();
-            while (admitted < paths.size() && aheadFiles < lookAhead.files()) {
-                Slot s = new Slot(paths.get(admitted), admitted);
-                Slot from = reusable(s.path);
+            while (admitted < paths.size() && aheadFiles < lookAhead.files() && window.size() < slots) {
+                Slot s = new Slot(paths.get(admitted), keys[admitted], admitted);
+                Slot from = reusable(s.key);
                 if (from != null) { // nothing to read: it shares the memory of an earlier position
                     s.source = from;
                     s.entry = from.entry;
                     s.claimed = true;
                     s.decoded = true;
-                    idle.remove(admitted);
+                    Slot wasIdle = idle.remove(admitted);
+                    if (wasIdle != null) {
+                        count(wasIdle.run, 0, -1);
+                    }
                     from.lastUse = admitted;
                 } else {
                     resolve(s);
-                    while (windowBytes + keptBytes + s.cost > lookAhead.bytes() && windowBytes + s.cost <= share
-                            && !idle.isEmpty()) {
-                        release(idle.pollLastEntry().getValue()); // the one needed again last (Belady)
+                    // Drop kept files (the one needed again last first, Belady) only where that makes room: always
+                    // for a window gone empty, else within the window's share.
+                    boolean drop = window.isEmpty() || windowBytes + s.cost <= share
+                            && windowBytes + keptBytes - freeableBytes + s.cost <= lookAhead.bytes();
+                    while (drop && windowBytes + keptBytes + s.cost > lookAhead.bytes() && !idle.isEmpty()) {
+                        Slot dropped = idle.pollLastEntry().getValue();
+                        count(dropped.run, 0, -1);
+                        release(dropped);
                     }
                     if (!window.isEmpty() && windowBytes + keptBytes + s.cost > lookAhead.bytes()) {
                         break;
@@ -276,7 +316,7 @@ public final class ArchiveLoader implements AutoCloseable {
                         batch.add(s);
                         if (nextUse[admitted] >= 0) {
                             s.holder = true;
-                            holders.put(s.path, s);
+                            holders.put(s.key, s);
                         }
                     }
                 }
@@ -293,27 +333,48 @@ public final class ArchiveLoader implements AutoCloseable {
         startPieces();
     }
 
-    /** The position whose memory a new position of {@code path} can reuse, or null (a failed one is forgotten). */
-    private Slot reusable(String path) {
-        Slot h = holders.get(path);
-        if (h != null && h.decoded && h.failure != null) {
-            holders.remove(path);
+    /**
+     * The position whose memory a new position with {@code key} can reuse, or null (one whose load failed, or was
+     * not kept, is forgotten).
+     */
+    private Slot reusable(String key) {
+        Slot h = holders.get(key);
+        if (h != null && h.decoded && !h.holding) {
+            holders.remove(key);
             return null;
         }
         return h;
     }
 
-    /** Gives {@code head} (a reusing position) a view of its source's memory, or its source's failure. */
-    private void reuse(Slot head) {
+    /**
+     * Gives {@code head} (a reusing position) a view of its source's memory; false when the source holds none
+     * (its load failed, was interrupted, or came from a fallback), and the caller loads the file by itself.
+     */
+    private boolean reuse(Slot head) {
         Slot from = head.source;
-        if (from.holding) {
-            from.run.retain();
-            head.file = new LoadedFile(head.path, from.contents, from.run::release);
-            io.countLoad(from.contents.byteSize());
-        } else {
-            head.failure = from.failure != null ? from.failure
-                    : new IOException("entry " + head.path + " of " + archiveName + " could not be reused");
+        if (!from.holding) {
+            return false;
         }
+        from.run.retain();
+        head.file = new LoadedFile(from.entry.name(), from.contents, from.run::release);
+        io.countLoad(from.contents.byteSize());
+        return true;
+    }
+
+    /**
+     * Changes a run's counts of holders kept (delivered) and idle, keeping {@link #keptBytes} (runs with a kept
+     * holder) and {@link #freeableBytes} (runs whose kept holders are all idle) in step.
+     */
+    private void count(ReadRun run, int kept, int idleHolders) {
+        long size = run.memory.byteSize();
+        boolean wasKept = run.loaderHolds > 0;
+        boolean wasFreeable = wasKept && run.idleHolds == run.loaderHolds;
+        run.loaderHolds += kept;
+        run.idleHolds += idleHolders;
+        boolean isKept = run.loaderHolds > 0;
+        boolean isFreeable = isKept && run.idleHolds == run.loaderHolds;
+        keptBytes += isKept == wasKept ? 0 : isKept ? size : -size;
+        freeableBytes += isFreeable == wasFreeable ? 0 : isFreeable ? size : -size;
     }
 
     /**
@@ -327,14 +388,13 @@ public final class ArchiveLoader implements AutoCloseable {
         }
         if (h.holding && !h.counted) {
             h.counted = true;
-            if (h.run.loaderHolds++ == 0) {
-                keptBytes += h.run.memory.byteSize();
-            }
+            count(h.run, 1, 0);
         }
         if (h.lastUse == head.position) {
             int next = nextUse[head.position];
             if (h.holding && next >= 0) {
                 idle.put(next, h);
+                count(h.run, 0, 1);
             } else {
                 release(h);
             }
@@ -343,11 +403,11 @@ public final class ArchiveLoader implements AutoCloseable {
 
     /** Gives back the reference {@code h} holds for reuse; its later positions will read the file again. */
     private void release(Slot h) {
-        holders.remove(h.path, h);
+        holders.remove(h.key, h);
         if (h.holding) {
             h.holding = false;
-            if (h.counted && --h.run.loaderHolds == 0) {
-                keptBytes -= h.run.memory.byteSize();
+            if (h.counted) {
+                count(h.run, -1, 0);
             }
             h.run.release();
         }
@@ -482,7 +542,7 @@ public final class ArchiveLoader implements AutoCloseable {
             s.file = file;
             s.failure = failure;
             s.decoded = true;
-            if (file != null && s.holder) { // the loader's own reference, for the positions that reuse it
+            if (file != null && s.holder && !s.standalone) { // the loader's own reference, for later positions
                 s.run.retain();
                 s.holding = true;
                 s.contents = file.segment();
@@ -506,7 +566,20 @@ public final class ArchiveLoader implements AutoCloseable {
             } catch (InterruptedIOException x) {
                 throw x;
             } catch (IOException x) {
-                throw new IOException(archiveName + ": entry " + e.name() + ": " + x.getMessage(), x);
+                // The run's read failed, perhaps only where a neighbour lies: load this entry by itself, so that
+                // only an entry whose own bytes cannot be read fails.
+                try {
+                    LoadedFile alone = archive.load(e);
+                    s.standalone = true;
+                    io.countLoad(alone.size());
+                    return alone;
+                } catch (IOException again) {
+                    again.addSuppressed(x);
+                    if (again instanceof ArchiveFormatException || again instanceof InterruptedIOException) {
+                        throw again;
+                    }
+                    throw new IOException(archiveName + ": entry " + e.name() + ": " + again.getMessage(), again);
+                }
             }
             long header = e.localHeaderOffset(); // only the header's bytes as a buffer: a run may exceed 2 GiB
             long headerBytes = Math.min(run.to - header, ZipFormat.LOCAL_HEADER_SIZE + 2 * 0xFFFFL);

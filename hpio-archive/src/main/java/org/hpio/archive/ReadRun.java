@@ -47,8 +47,10 @@ final class ReadRun {
     private final List<Piece> pieces = new ArrayList<>();
     private final String archive;
     private int refs;
-    /** The loader's references kept for reuse of this run's files (guarded by the loader's lock). */
+    /** Delivered holders the loader keeps this run for, for reuse (guarded by the loader's lock). */
     int loaderHolds;
+    /** Those of them that no admitted position reuses yet: droppable (guarded by the loader's lock). */
+    int idleHolds;
     private boolean awaited;
     private IOException failure;
 
