@@ -166,4 +166,39 @@ class ArchiveLoaderReuseTest {
             }
         }
     }
+
+    /**
+     * A read of neighbours together that fails (here: the file was cut short under the loader, inside the last
+     * neighbour) fails only the entry whose bytes are missing: the others load by themselves.
+     */
+    @Test
+    void aFailedReadOfNeighboursFailsOnlyTheEntryWhoseBytesAreMissing() throws Exception {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        files.put("big", TestTrees.random(200_000, 1));
+        files.put("b", TestTrees.random(20_000, 2));
+        files.put("c", TestTrees.random(20_000, 3));
+        Path tree = dir.resolve("tree");
+        TestTrees.write(tree, files);
+        Path zip = dir.resolve("cut.zip");
+        new ArchiveBuilder(tree).minDeflateSavings(1.0).addAll(files.keySet()).write(zip);
+        int live = ReadRun.LIVE.get();
+        try (Archive archive = Archive.open(zip);
+             ArchiveLoader loader = archive.loader(List.of("big", "b", "c"), new LookAhead(2, 64 << 10, 64 << 10, 0))) {
+            ArchiveEntry c = archive.entry("c").orElseThrow();
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(zip,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                ch.truncate(archive.dataOffset(c) + 100); // b whole, c cut; only "big" was admitted so far
+            }
+            try (LoadedFile f = loader.next()) {
+                assertArrayEquals(files.get("big"), f.toByteArray());
+            }
+            try (LoadedFile f = loader.next()) { // read together with c, and that read came up short
+                assertArrayEquals(files.get("b"), f.toByteArray());
+            }
+            java.io.IOException e = assertThrows(java.io.IOException.class, loader::next);
+            assertTrue(e.getMessage().contains(zip + ": entry c: "), e.getMessage());
+            assertEquals(2, loader.stats().loads());
+        }
+        assertEquals(live, ReadRun.LIVE.get());
+    }
 }
