@@ -16,8 +16,10 @@ package org.hpio.archive;
  *                  current one (0 to 64; 0: the caller's thread decodes each file when it asks for it; default:
  *                  one less than the processors, at most 3)
  * @param reuse     whether a file the list loads again is served from the memory of its earlier load instead of
- *                  being read (and inflated) again: the loader keeps it, within {@code bytes}, while memory allows,
- *                  dropping first the file whose next load is furthest away (default: true)
+ *                  being read (and inflated) again: the loader keeps it, within {@code bytes} (counting the whole
+ *                  read it came with), while memory allows, dropping first the file whose next load is furthest
+ *                  away (default: true). A kept file whose repeat is already in the window stays kept even when
+ *                  the window then needs the memory, like a single file larger than {@code bytes}
  */
 public record LookAhead(int files, long bytes, int readBytes, int workers, boolean reuse) {
     public static final int DEFAULT_FILES = 1024;
