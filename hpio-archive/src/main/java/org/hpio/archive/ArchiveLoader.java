@@ -39,7 +39,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * after delivering it, within {@link LookAhead#bytes()} (counted as whole reads), dropping first the file whose
  * next load is furthest away (Belady's rule, exact since the list is known). A dropped file is read again when
  * its turn comes. This is 002 §3.5's file cache for a load sequence known in advance. A later position of a file
- * whose earlier load failed fails with the same error.
+ * whose earlier load failed (or was interrupted) loads it again by itself.
  *
  * <h2>Guarantees</h2>
  * Each file is delivered in list order and checked as {@link Archive#load} checks it (local header, sizes,
@@ -258,14 +258,31 @@ public final class ArchiveLoader implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        return loadAlone(head.source.entry);
+        try {
+            return loadAlone(head.source);
+        } catch (RuntimeException e) {
+            throw new IOException("entry " + head.path + " of " + archiveName + ": " + e, e);
+        }
     }
 
-    /** Loads {@code e} by itself ({@link Archive#load}), for a position whose earlier load failed or was not kept. */
-    private LoadedFile loadAlone(ArchiveEntry e) throws IOException {
-        LoadedFile f = archive.load(e);
-        io.countLoad(f.size());
-        return f;
+    /**
+     * Loads {@code like}'s entry by itself, in a read of its own through the loader's handle (queued ahead of the
+     * window's reads), for a position whose earlier load failed, was interrupted or was not kept, or whose read
+     * of neighbours failed. Not kept for reuse; a failure of this read is final.
+     */
+    private LoadedFile loadAlone(Slot like) throws IOException {
+        Slot alone = new Slot(like.path, like.key, like.position);
+        alone.entry = like.entry;
+        alone.standalone = true;
+        lock.lock();
+        try {
+            long start = alone.entry.localHeaderOffset();
+            queueRun(List.of(alone), start, start + span(alone.entry), true);
+            startPieces();
+        } finally {
+            lock.unlock();
+        }
+        return load(alone);
     }
 
     /**
@@ -304,8 +321,13 @@ public final class ArchiveLoader implements AutoCloseable {
                     // for a window gone empty, else within the window's share.
                     boolean drop = window.isEmpty() || windowBytes + s.cost <= share
                             && windowBytes + keptBytes - freeableBytes + s.cost <= lookAhead.bytes();
-                    while (drop && windowBytes + keptBytes + s.cost > lookAhead.bytes() && !idle.isEmpty()) {
-                        Slot dropped = idle.pollLastEntry().getValue();
+                    var farthestFirst = idle.descendingMap().values().iterator();
+                    while (drop && windowBytes + keptBytes + s.cost > lookAhead.bytes() && farthestFirst.hasNext()) {
+                        Slot dropped = farthestFirst.next();
+                        if (dropped.run.idleHolds < dropped.run.loaderHolds) {
+                            continue; // a holder of its run that is not idle keeps the run: dropping frees nothing
+                        }
+                        farthestFirst.remove();
                         count(dropped.run, 0, -1);
                         release(dropped);
                     }
@@ -466,12 +488,12 @@ public final class ArchiveLoader implements AutoCloseable {
                 end = nextEnd;
                 j++;
             }
-            queueRun(batch.subList(i, j), start, end);
+            queueRun(batch.subList(i, j), start, end, false);
             i = j;
         }
     }
 
-    private void queueRun(List<Slot> slots, long start, long end) {
+    private void queueRun(List<Slot> slots, long start, long end, boolean first) {
         int align = io.offsetAlignment();
         long from = start - start % align;
         long to = Math.min(io.fileSize(), (end + align - 1) / align * align);
@@ -487,7 +509,13 @@ public final class ArchiveLoader implements AutoCloseable {
         for (Slot s : slots) {
             s.run = run;
         }
-        unstarted.addAll(run.pieces());
+        if (first) {
+            for (int i = run.pieces().size() - 1; i >= 0; i--) {
+                unstarted.addFirst(run.pieces().get(i));
+            }
+        } else {
+            unstarted.addAll(run.pieces());
+        }
     }
 
     /** Retires finished reads and starts queued ones, in order, up to the bound. Holds the lock. */
@@ -566,19 +594,17 @@ public final class ArchiveLoader implements AutoCloseable {
             } catch (InterruptedIOException x) {
                 throw x;
             } catch (IOException x) {
-                // The run's read failed, perhaps only where a neighbour lies: load this entry by itself, so that
-                // only an entry whose own bytes cannot be read fails.
+                if (s.standalone) {
+                    throw new IOException(archiveName + ": entry " + e.name() + ": " + x.getMessage(), x);
+                }
+                // The read of neighbours failed, perhaps only where another entry lies: load this one by itself,
+                // so that only an entry whose own bytes cannot be read fails.
+                s.standalone = true;
                 try {
-                    LoadedFile alone = archive.load(e);
-                    s.standalone = true;
-                    io.countLoad(alone.size());
-                    return alone;
+                    return loadAlone(s);
                 } catch (IOException again) {
                     again.addSuppressed(x);
-                    if (again instanceof ArchiveFormatException || again instanceof InterruptedIOException) {
-                        throw again;
-                    }
-                    throw new IOException(archiveName + ": entry " + e.name() + ": " + again.getMessage(), again);
+                    throw again;
                 }
             }
             long header = e.localHeaderOffset(); // only the header's bytes as a buffer: a run may exceed 2 GiB
