@@ -32,11 +32,7 @@ class ArchiveLoaderFallbackTest {
     Path dir;
 
     Path zip(Map<String, byte[]> files, String name, double minSavings) throws IOException {
-        Path tree = dir.resolve("tree-" + name);
-        TestTrees.write(tree, files);
-        Path zip = dir.resolve(name);
-        new ArchiveBuilder(tree).minDeflateSavings(minSavings).addAll(files.keySet()).write(zip);
-        return zip;
+        return TestTrees.zip(dir, name, files, minSavings);
     }
 
     static Object get(Object o, String name) throws Exception {
@@ -54,12 +50,8 @@ class ArchiveLoaderFallbackTest {
         return files;
     }
 
-    void cut(Archive archive, Path zip) throws IOException {
-        ArchiveEntry c = archive.entry("c").orElseThrow();
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(zip,
-                java.nio.file.StandardOpenOption.WRITE)) {
-            ch.truncate(archive.dataOffset(c) + 100);
-        }
+    void cut(Path zip) throws IOException {
+        TestTrees.cutInside(zip, "c", 100);
     }
 
     @Test
@@ -69,7 +61,7 @@ class ArchiveLoaderFallbackTest {
         int live = ReadRun.LIVE.get();
         try (Archive archive = Archive.open(zip);
              ArchiveLoader loader = archive.loader(List.of("big", "b", "b", "c", "b"), new LookAhead(2, 64 << 10, 64 << 10, 0))) {
-            cut(archive, zip);
+            cut(zip);
             try (LoadedFile f = loader.next()) { assertArrayEquals(files.get("big"), f.toByteArray()); }
             try (LoadedFile f = loader.next()) { assertArrayEquals(files.get("b"), f.toByteArray()); }
             try (LoadedFile f = loader.next()) { assertArrayEquals(files.get("b"), f.toByteArray()); }
@@ -90,7 +82,7 @@ class ArchiveLoaderFallbackTest {
         int live = ReadRun.LIVE.get();
         try (Archive archive = Archive.open(zip);
              ArchiveLoader loader = archive.loader(List.of("big", "b", "b", "c"), new LookAhead(2, 64 << 10, 64 << 10, 0))) {
-            cut(archive, zip);
+            cut(zip);
             loader.next().close();
             loader.next().close(); // b: standalone
             Thread.currentThread().interrupt();

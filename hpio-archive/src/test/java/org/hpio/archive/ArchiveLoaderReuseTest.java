@@ -40,10 +40,7 @@ class ArchiveLoaderReuseTest {
         for (int i = 0; i < 20; i++) {
             files.put("big/f" + i, TestTrees.random(40_000, 100 + i)); // stored: cost ~40 KB > 32 KiB = bytes/2
         }
-        Path tree = dir.resolve("tree");
-        TestTrees.write(tree, files);
-        Path zip = dir.resolve("big.zip");
-        new ArchiveBuilder(tree).minDeflateSavings(1.0).addAll(files.keySet()).write(zip);
+        Path zip = TestTrees.zip(dir, "big.zip", files, 1.0);
         List<String> paths = new ArrayList<>(files.keySet());
         paths.addAll(files.keySet()); // every file twice
         LookAhead ahead = new LookAhead(4, 64 << 10, 64 << 10, 1);
@@ -74,10 +71,7 @@ class ArchiveLoaderReuseTest {
         files.put("A", TestTrees.random(95_000, 1));
         files.put("F", TestTrees.random(40_000, 2));
         files.put("C", TestTrees.random(20_000, 3));
-        Path tree = dir.resolve("tree");
-        TestTrees.write(tree, files);
-        Path zip = dir.resolve("b.zip");
-        new ArchiveBuilder(tree).minDeflateSavings(1.0).addAll(files.keySet()).write(zip);
+        Path zip = TestTrees.zip(dir, "b.zip", files, 1.0);
         List<String> paths = List.of("C", "A", "A", "F", "C");
         try (Archive archive = Archive.open(zip);
              ArchiveLoader loader = archive.loader(paths, new LookAhead(1024, 128 << 10, 32 << 10, 0))) {
@@ -95,10 +89,7 @@ class ArchiveLoaderReuseTest {
     @Test
     void aReusedPositionIsNamedAsAReadOne() throws Exception {
         Map<String, byte[]> files = ArchiveLoadTest.files();
-        Path tree = dir.resolve("tree");
-        TestTrees.write(tree, files);
-        Path zip = dir.resolve("n.zip");
-        new ArchiveBuilder(tree).addAll(files.keySet()).write(zip);
+        Path zip = TestTrees.zip(dir, "n.zip", files, 0.05);
         List<String> paths = List.of("./a/text.txt", "./a/text.txt");
         for (boolean reuse : new boolean[] {false, true}) {
             List<String> names = new ArrayList<>();
@@ -119,10 +110,7 @@ class ArchiveLoaderReuseTest {
     void anInterruptOfOnePositionDoesNotFailItsRepeat() throws Exception {
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put("big", TestTrees.random(48 << 20, 1));
-        Path tree = dir.resolve("tree");
-        TestTrees.write(tree, files);
-        Path zip = dir.resolve("i.zip");
-        new ArchiveBuilder(tree).minDeflateSavings(1.0).addAll(files.keySet()).write(zip);
+        Path zip = TestTrees.zip(dir, "i.zip", files, 1.0);
         int live = ReadRun.LIVE.get();
         try (Archive archive = Archive.open(zip, LoadOptions.defaults().withDirect(true));
              ArchiveLoader loader = archive.loader(List.of("big", "big"), new LookAhead(16, 256L << 20, 1 << 20, 0, true))) {
@@ -143,10 +131,7 @@ class ArchiveLoaderReuseTest {
     @Test
     void aLongListOfFewFilesKeepsTheWindowBounded() throws Exception {
         Map<String, byte[]> files = ArchiveLoadTest.files();
-        Path tree = dir.resolve("tree");
-        TestTrees.write(tree, files);
-        Path zip = dir.resolve("l.zip");
-        new ArchiveBuilder(tree).addAll(files.keySet()).write(zip);
+        Path zip = TestTrees.zip(dir, "l.zip", files, 0.05);
         List<String> names = new ArrayList<>(files.keySet());
         for (int n : new int[] {20_000}) {
             Random r = new Random(1);
@@ -177,18 +162,11 @@ class ArchiveLoaderReuseTest {
         files.put("big", TestTrees.random(200_000, 1));
         files.put("b", TestTrees.random(20_000, 2));
         files.put("c", TestTrees.random(20_000, 3));
-        Path tree = dir.resolve("tree");
-        TestTrees.write(tree, files);
-        Path zip = dir.resolve("cut.zip");
-        new ArchiveBuilder(tree).minDeflateSavings(1.0).addAll(files.keySet()).write(zip);
+        Path zip = TestTrees.zip(dir, "cut.zip", files, 1.0);
         int live = ReadRun.LIVE.get();
         try (Archive archive = Archive.open(zip);
              ArchiveLoader loader = archive.loader(List.of("big", "b", "c"), new LookAhead(2, 64 << 10, 64 << 10, 0))) {
-            ArchiveEntry c = archive.entry("c").orElseThrow();
-            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(zip,
-                    java.nio.file.StandardOpenOption.WRITE)) {
-                ch.truncate(archive.dataOffset(c) + 100); // b whole, c cut; only "big" was admitted so far
-            }
+            TestTrees.cutInside(zip, "c", 100); // b whole, c cut; only "big" was admitted so far
             try (LoadedFile f = loader.next()) {
                 assertArrayEquals(files.get("big"), f.toByteArray());
             }

@@ -5,7 +5,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,19 +39,9 @@ class ArchiveLoaderStressTest {
     }
 
     Path build(Map<String, byte[]> files, String name, double minSavings, boolean damage) throws IOException {
-        Path tree = dir.resolve("tree-" + name);
-        TestTrees.write(tree, files);
-        Path zip = dir.resolve(name);
-        new ArchiveBuilder(tree).minDeflateSavings(minSavings).addAll(files.keySet()).write(zip);
+        Path zip = TestTrees.zip(dir, name, files, minSavings);
         if (damage) {
-            long at;
-            try (Archive archive = Archive.open(zip)) {
-                ArchiveEntry e = archive.entry("many/f3.txt").orElseThrow();
-                at = archive.dataOffset(e) + e.compressedSize() / 2;
-            }
-            byte[] bytes = Files.readAllBytes(zip);
-            bytes[(int) at] ^= 0x04;
-            Files.write(zip, bytes);
+            TestTrees.damage(zip, "many/f3.txt");
         }
         return zip;
     }

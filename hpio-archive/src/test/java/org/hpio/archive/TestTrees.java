@@ -19,6 +19,42 @@ final class TestTrees {
         }
     }
 
+    /**
+     * Writes {@code files} under {@code dir/tree-NAME} and packs them, in the map's order, into {@code dir/NAME},
+     * with Deflate where it saves {@code minSavings} (1.0: every entry stored).
+     */
+    static Path zip(Path dir, String name, Map<String, byte[]> files, double minSavings) throws IOException {
+        Path tree = dir.resolve("tree-" + name);
+        write(tree, files);
+        Path zip = dir.resolve(name);
+        new ArchiveBuilder(tree).minDeflateSavings(minSavings).addAll(files.keySet()).write(zip);
+        return zip;
+    }
+
+    /** Flips one bit in the middle of {@code entry}'s data in {@code zip} (its CRC-32 no longer matches). */
+    static void damage(Path zip, String entry) throws IOException {
+        long at;
+        try (Archive archive = Archive.open(zip)) {
+            ArchiveEntry e = archive.entry(entry).orElseThrow();
+            at = archive.dataOffset(e) + e.compressedSize() / 2;
+        }
+        byte[] bytes = Files.readAllBytes(zip);
+        bytes[(int) at] ^= 0x04;
+        Files.write(zip, bytes);
+    }
+
+    /** Cuts {@code zip} short {@code keep} bytes into {@code entry}'s data (an open archive's loads then fail there). */
+    static void cutInside(Path zip, String entry, long keep) throws IOException {
+        long at;
+        try (Archive archive = Archive.open(zip)) {
+            at = archive.dataOffset(archive.entry(entry).orElseThrow()) + keep;
+        }
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(zip,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(at);
+        }
+    }
+
     /** {@code size} bytes of text that Deflate shrinks well. */
     static byte[] text(int size, int seed) {
         byte[] b = new byte[size];

@@ -102,14 +102,12 @@ public final class ArchiveSuite implements Suite {
         }
 
         void apply(List<Path> files) throws IOException {
-            if (this == MACHINE && PageCache.dropEverything()) {
-                return;
-            }
-            if (this == MACHINE) {
+            if (this == FILES) {
+                for (Path f : files) {
+                    PageCache.drop(f);
+                }
+            } else if (!PageCache.dropEverything()) {
                 throw new IOException("could not drop the page cache (sync or /proc/sys/vm/drop_caches failed)");
-            }
-            for (Path f : files) {
-                PageCache.drop(f);
             }
         }
     }

@@ -38,7 +38,7 @@ public final class PageCache {
      * Needs root; returns false, having changed nothing, where the machine does not allow it.
      */
     public static boolean dropEverything() {
-        if (!Files.isWritable(DROP_CACHES)) {
+        if (!canDropEverything()) {
             return false;
         }
         try {
