@@ -137,7 +137,8 @@ final class BlockIo implements Closeable {
         return read(position, block.memory.asSlice(0, block.length));
     }
 
-    private synchronized void countRead(long position, long length) {
+    /** Counts one read of {@code length} bytes at {@code position} (and a seek when it is not where the last ended). */
+    synchronized void countRead(long position, long length) {
         reads.increment();
         bytesRead.add(length);
         if (headAt >= 0 && position != headAt) {

@@ -41,6 +41,8 @@ final class CentralDirectory {
     private final long[] uncompressed;
     private final long[] localOffset;
     private final long[] dataEnd;
+    /** Where each entry's data starts, once a load has checked its local header; 0 until then. */
+    private final java.util.concurrent.atomic.AtomicLongArray checkedDataStart;
     private final long dataLimit;
     private final NameTable names;
     private final List<ArchiveEntry> entries = new EntryList();
@@ -54,6 +56,7 @@ final class CentralDirectory {
         this.uncompressed = new long[count];
         this.localOffset = new long[count];
         this.dataEnd = new long[count];
+        this.checkedDataStart = new java.util.concurrent.atomic.AtomicLongArray(count);
         this.dataLimit = dataLimit;
         this.names = new NameTable(count);
     }
@@ -123,6 +126,24 @@ final class CentralDirectory {
     /** Where entry {@code i}'s data must have ended: the next local header in offset order, or the directory. */
     long dataEnd(int i) {
         return dataEnd[i];
+    }
+
+    /**
+     * Where entry {@code i}'s data starts, as {@link #rememberDataStart} recorded after its local header was
+     * checked, or 0 when no load has checked it yet (data never starts at 0: a local header comes first).
+     */
+    long checkedDataStart(int i) {
+        return checkedDataStart.get(i);
+    }
+
+    /** Records that entry {@code i}'s local header was checked and its data starts at {@code offset}. */
+    void rememberDataStart(int i, long offset) {
+        checkedDataStart.set(i, offset);
+    }
+
+    /** The length in bytes of entry {@code i}'s name as the central directory stores it. */
+    int nameBytes(int i) {
+        return u16(headerAt[i] + 28);
     }
 
     /** The index of the entry named {@code name} (the first, if a foreign archive holds it twice), or -1. */

@@ -18,9 +18,14 @@ import org.hpio.archive.cache.FileCache;
  * @param fileCache        an optional whole-file cache (002 §3.5, {@link FileCache}); null for none. Loads of
  *                         an archive then come from it and go into it; the archive does not own it
  * @param inflation        how a Deflate entry is decompressed (default {@link Inflation#WHOLE})
+ * @param wholeReadBytes   the largest entry (compressed bytes) or loose file read whole by one blocking
+ *                         {@code pread} on the caller's thread into a Java array, with no thread hand-off
+ *                         (default {@value #DEFAULT_WHOLE_READ_BYTES}; 0: every load takes the asynchronous
+ *                         block pipeline). See {@link Archive#load(String)} for why and where the default comes
+ *                         from. Not used with {@code direct}
  */
 public record LoadOptions(int blockSize, int queueDepth, boolean direct, int blockCacheBlocks, FileCache fileCache,
-                          Inflation inflation) {
+                          Inflation inflation, int wholeReadBytes) {
     /** How {@link Archive#load} decompresses a Deflate entry. */
     public enum Inflation {
         /**
@@ -48,6 +53,9 @@ public record LoadOptions(int blockSize, int queueDepth, boolean direct, int blo
     public static final int MIN_BLOCK_SIZE = 4 << 10;
     public static final int MAX_BLOCK_SIZE = 16 << 20;
     public static final int MAX_QUEUE_DEPTH = 1024;
+    public static final int DEFAULT_WHOLE_READ_BYTES = 256 << 10;
+    /** The largest {@link #wholeReadBytes}: one critical pread into a Java array (it holds off safepoints). */
+    public static final int MAX_WHOLE_READ_BYTES = 1 << 20;
 
     /** Checks every field; see the record's description for the ranges. */
     public LoadOptions {
@@ -59,6 +67,10 @@ public record LoadOptions(int blockSize, int queueDepth, boolean direct, int blo
             throw new IllegalArgumentException("queue depth must be 1.." + MAX_QUEUE_DEPTH + ", was " + queueDepth);
         }
         java.util.Objects.requireNonNull(inflation, "inflation");
+        if (wholeReadBytes < 0 || wholeReadBytes > MAX_WHOLE_READ_BYTES) {
+            throw new IllegalArgumentException("whole-read bytes must be 0.." + MAX_WHOLE_READ_BYTES + ", was "
+                    + wholeReadBytes);
+        }
         if (blockCacheBlocks < 0) {
             throw new IllegalArgumentException("block cache size must be >= 0 blocks, was " + blockCacheBlocks);
         }
@@ -66,7 +78,7 @@ public record LoadOptions(int blockSize, int queueDepth, boolean direct, int blo
 
     /** The options with {@link Inflation#WHOLE}. */
     public LoadOptions(int blockSize, int queueDepth, boolean direct, int blockCacheBlocks, FileCache fileCache) {
-        this(blockSize, queueDepth, direct, blockCacheBlocks, fileCache, Inflation.WHOLE);
+        this(blockSize, queueDepth, direct, blockCacheBlocks, fileCache, Inflation.WHOLE, DEFAULT_WHOLE_READ_BYTES);
     }
 
     /**
@@ -78,26 +90,31 @@ public record LoadOptions(int blockSize, int queueDepth, boolean direct, int blo
     }
 
     public LoadOptions withInflation(Inflation how) {
-        return new LoadOptions(blockSize, queueDepth, direct, blockCacheBlocks, fileCache, how);
+        return new LoadOptions(blockSize, queueDepth, direct, blockCacheBlocks, fileCache, how, wholeReadBytes);
     }
 
     public LoadOptions withBlockSize(int bytes) {
-        return new LoadOptions(bytes, queueDepth, direct, blockCacheBlocks, fileCache, inflation);
+        return new LoadOptions(bytes, queueDepth, direct, blockCacheBlocks, fileCache, inflation, wholeReadBytes);
     }
 
     public LoadOptions withQueueDepth(int blocks) {
-        return new LoadOptions(blockSize, blocks, direct, blockCacheBlocks, fileCache, inflation);
+        return new LoadOptions(blockSize, blocks, direct, blockCacheBlocks, fileCache, inflation, wholeReadBytes);
     }
 
     public LoadOptions withDirect(boolean on) {
-        return new LoadOptions(blockSize, queueDepth, on, blockCacheBlocks, fileCache, inflation);
+        return new LoadOptions(blockSize, queueDepth, on, blockCacheBlocks, fileCache, inflation, wholeReadBytes);
     }
 
     public LoadOptions withBlockCacheBlocks(int blocks) {
-        return new LoadOptions(blockSize, queueDepth, direct, blocks, fileCache, inflation);
+        return new LoadOptions(blockSize, queueDepth, direct, blocks, fileCache, inflation, wholeReadBytes);
+    }
+
+    /** The options with {@link #wholeReadBytes} {@code bytes} (0: always the asynchronous block pipeline). */
+    public LoadOptions withWholeReadBytes(int bytes) {
+        return new LoadOptions(blockSize, queueDepth, direct, blockCacheBlocks, fileCache, inflation, bytes);
     }
 
     public LoadOptions withFileCache(FileCache cache) {
-        return new LoadOptions(blockSize, queueDepth, direct, blockCacheBlocks, cache, inflation);
+        return new LoadOptions(blockSize, queueDepth, direct, blockCacheBlocks, cache, inflation, wholeReadBytes);
     }
 }

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
@@ -61,18 +62,30 @@ class ArchiveFuzzTest {
         }
     }
 
+    /**
+     * Loads every file through the blocking whole read of small entries and through the asynchronous block
+     * pipeline: each gives the right bytes or an IOException, and both give the same outcome (same message).
+     */
     private static void openAndLoadAll(Path file, Corruption c) {
         LoadOptions options = LoadOptions.defaults().withBlockSize(c.blockSize()).withQueueDepth(c.depth());
-        try (Archive archive = Archive.open(file, options)) {
+        try (Archive whole = Archive.open(file, options);
+             Archive blocks = Archive.open(file, options.withWholeReadBytes(0))) {
             for (Map.Entry<String, byte[]> f : FILES.entrySet()) {
-                try (LoadedFile loaded = archive.load(f.getKey())) {
-                    assertArrayEquals(f.getValue(), loaded.toByteArray(), f.getKey() + " after " + c);
-                } catch (IOException e) {
-                    // refused: what the damage should give
-                }
+                String viaWhole = outcome(whole, f.getKey(), f.getValue(), c);
+                assertEquals(viaWhole, outcome(blocks, f.getKey(), f.getValue(), c), f.getKey() + " after " + c);
             }
         } catch (IOException e) {
             // refused at open
+        }
+    }
+
+    /** "loaded" after checking the bytes, or the message of the IOException that refused the file. */
+    private static String outcome(Archive archive, String name, byte[] expected, Corruption c) {
+        try (LoadedFile loaded = archive.load(name)) {
+            assertArrayEquals(expected, loaded.toByteArray(), name + " after " + c);
+            return "loaded";
+        } catch (IOException e) {
+            return e.getClass().getSimpleName() + ": " + e.getMessage(); // refused: what the damage should give
         }
     }
 

@@ -84,10 +84,12 @@ class ArchiveLoadTest {
         for (int blockSize : new int[]{4 << 10, 32 << 10, 128 << 10}) {
             for (int depth : new int[]{1, 4, 32}) {
                 for (int cache : new int[]{0, 16}) {
-                    LoadOptions o = LoadOptions.defaults().withBlockSize(blockSize).withQueueDepth(depth)
-                            .withBlockCacheBlocks(cache);
-                    assertLoadsAll(deflated, files, o);
-                    assertLoadsAll(stored, files, o);
+                    for (int wholeRead : new int[]{0, LoadOptions.DEFAULT_WHOLE_READ_BYTES}) {
+                        LoadOptions o = LoadOptions.defaults().withBlockSize(blockSize).withQueueDepth(depth)
+                                .withBlockCacheBlocks(cache).withWholeReadBytes(wholeRead);
+                        assertLoadsAll(deflated, files, o);
+                        assertLoadsAll(stored, files, o);
+                    }
                 }
             }
         }
@@ -131,6 +133,7 @@ class ArchiveLoadTest {
         }
         for (Path zip : archives) {
             assertLoadsAll(zip, files, LoadOptions.defaults());
+            assertLoadsAll(zip, files, LoadOptions.defaults().withWholeReadBytes(0));
             assertLoadsAll(zip, files, LoadOptions.defaults().withBlockSize(4096).withQueueDepth(1));
         }
     }
@@ -228,8 +231,9 @@ class ArchiveLoadTest {
     }
 
     private static LoadStats loadInOrder(Path zip, Map<String, byte[]> files, int cacheBlocks) throws IOException {
-        // the block cache serves the block pipeline (whole-buffer reads of neighbours do not overlap)
-        try (Archive archive = Archive.open(zip, LoadOptions.defaults().withBlockSize(4096)
+        // the block cache serves the block pipeline (whole-buffer reads of neighbours do not overlap), which
+        // these small entries take only when the blocking whole read is off
+        try (Archive archive = Archive.open(zip, LoadOptions.defaults().withBlockSize(4096).withWholeReadBytes(0)
                 .withBlockCacheBlocks(cacheBlocks).withInflation(LoadOptions.Inflation.BLOCKS))) {
             for (Map.Entry<String, byte[]> f : files.entrySet()) {
                 try (LoadedFile loaded = archive.load(f.getKey())) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -77,10 +78,26 @@ class HostileArchiveTest {
         return assertThrows(ArchiveFormatException.class, () -> Archive.open(file).close()).getMessage();
     }
 
+    /**
+     * The message of the failed load of {@code name}, the same from the blocking whole read of a small entry,
+     * from the asynchronous block pipeline, and into a file cache.
+     */
     private String loadFails(Zip zip, String name) throws IOException {
         Path file = dir.resolve("bad.zip");
         Files.write(file, zip.bytes());
-        try (Archive archive = Archive.open(file)) {
+        String whole = loadFails(file, name, LoadOptions.defaults());
+        assertEquals(whole, loadFails(file, name, LoadOptions.defaults().withWholeReadBytes(0)), "block pipeline");
+        assertEquals(whole, loadFails(file, name, LoadOptions.defaults().withInflation(LoadOptions.Inflation.BLOCKS)
+                .withWholeReadBytes(0)), "per-block inflation");
+        try (org.hpio.archive.cache.FileCache cache = new org.hpio.archive.cache.FileCache(
+                org.hpio.archive.cache.FileCacheConfig.of(1 << 20))) {
+            assertEquals(whole, loadFails(file, name, LoadOptions.defaults().withFileCache(cache)), "file cache");
+        }
+        return whole;
+    }
+
+    private static String loadFails(Path file, String name, LoadOptions options) throws IOException {
+        try (Archive archive = Archive.open(file, options)) {
             return assertThrows(ArchiveFormatException.class, () -> archive.load(name).close()).getMessage();
         }
     }

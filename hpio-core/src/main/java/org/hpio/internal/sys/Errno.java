@@ -16,6 +16,8 @@ public final class Errno {
     public static final int ENOMEM = 12;
     public static final int EACCES = 13;
     public static final int EEXIST = 17;
+    public static final int EXDEV = 18;
+    public static final int ENOTDIR = 20;
     public static final int EISDIR = 21;
     public static final int EINVAL = 22;
     public static final int EMFILE = 24;
@@ -23,7 +25,9 @@ public final class Errno {
     public static final int ENOSPC = 28;
     public static final int ESPIPE = 29;
     public static final int EROFS = 30;
+    public static final int ENAMETOOLONG = 36;
     public static final int ENOSYS = 38;
+    public static final int ELOOP = 40;
     public static final int EOPNOTSUPP = 95;
     public static final int ECANCELED = 125;
     public static final int EDQUOT = 122;
@@ -38,6 +42,10 @@ public final class Errno {
             Map.entry(ENOMEM, "ENOMEM (out of memory)"),
             Map.entry(EACCES, "EACCES (permission denied)"),
             Map.entry(EEXIST, "EEXIST (file exists)"),
+            Map.entry(EXDEV, "EXDEV (cross-device link, or a path leaving the directory)"),
+            Map.entry(ENOTDIR, "ENOTDIR (not a directory)"),
+            Map.entry(ENAMETOOLONG, "ENAMETOOLONG (file name too long)"),
+            Map.entry(ELOOP, "ELOOP (too many levels of symbolic links)"),
             Map.entry(EISDIR, "EISDIR (is a directory)"),
             Map.entry(EINVAL, "EINVAL (invalid argument)"),
             Map.entry(EMFILE, "EMFILE (too many open files)"),

@@ -22,8 +22,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@code false}) {@link #available()} is false and callers use {@code java.util.zip.Inflater} instead.
  *
  * <p>A libdeflate decompressor object is not thread-safe: each call takes one from a small pool (allocated on
- * demand; at most {@value #KEEP} are kept for reuse, the rest freed). Both segments must be off-heap and
- * stay alive for the call; neither is kept.
+ * demand; at most {@value #KEEP} are kept for reuse, the rest freed). Both segments must stay alive for
+ * the call; neither is kept.
  */
 public final class Libdeflate {
     /** The library's result codes (enum libdeflate_result). */
@@ -44,6 +44,8 @@ public final class Libdeflate {
     private static final MethodHandle ALLOC;
     private static final MethodHandle FREE_DECOMPRESSOR;
     private static final MethodHandle DECOMPRESS;
+    /** The same call as a critical downcall that may be given heap segments (it holds off safepoints briefly). */
+    private static final MethodHandle DECOMPRESS_HEAP;
     private static final String UNAVAILABLE;
     private static final ConcurrentLinkedDeque<MemorySegment> FREE = new ConcurrentLinkedDeque<>();
 
@@ -51,6 +53,7 @@ public final class Libdeflate {
         MethodHandle alloc = null;
         MethodHandle free = null;
         MethodHandle decompress = null;
+        MethodHandle decompressHeap = null;
         String why = null;
         if (!Boolean.parseBoolean(System.getProperty("hpio.libdeflate", "true"))) {
             why = "turned off by -Dhpio.libdeflate=false";
@@ -65,19 +68,23 @@ public final class Libdeflate {
                 // enum libdeflate_result libdeflate_deflate_decompress_ex(struct libdeflate_decompressor *d,
                 //     const void *in, size_t in_nbytes, void *out, size_t out_nbytes_avail,
                 //     size_t *actual_in_nbytes_ret, size_t *actual_out_nbytes_ret);
-                decompress = linker.downcallHandle(lib.findOrThrow("libdeflate_deflate_decompress_ex"),
-                        FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS,
-                                ADDRESS));
+                FunctionDescriptor decompressEx = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
+                        ADDRESS, JAVA_LONG, ADDRESS, ADDRESS);
+                decompress = linker.downcallHandle(lib.findOrThrow("libdeflate_deflate_decompress_ex"), decompressEx);
+                decompressHeap = linker.downcallHandle(lib.findOrThrow("libdeflate_deflate_decompress_ex"),
+                        decompressEx, Linker.Option.critical(true));
             } catch (RuntimeException e) {   // not found, or native access refused (IllegalCallerException)
                 why = LIBRARY + " cannot be used (install Debian's package libdeflate0): " + e;
                 alloc = null;
                 free = null;
                 decompress = null;
+                decompressHeap = null;
             }
         }
         ALLOC = alloc;
         FREE_DECOMPRESSOR = free;
         DECOMPRESS = decompress;
+        DECOMPRESS_HEAP = decompressHeap;
         UNAVAILABLE = why;
     }
 
@@ -95,9 +102,11 @@ public final class Libdeflate {
     }
 
     /**
-     * Decompresses the raw Deflate stream at the start of {@code in} into {@code out} (both off-heap; the
-     * output may be no larger than {@code out}). Bytes of {@code in} after the stream's end are not read;
-     * {@link Decoded#consumed()} says where it ended.
+     * Decompresses the raw Deflate stream at the start of {@code in} into {@code out} (the output may be no
+     * larger than {@code out}). Bytes of {@code in} after the stream's end are not read; {@link Decoded#consumed()}
+     * says where it ended. Either segment may be off-heap or a heap array's: heap ones go through a critical
+     * downcall (no copy; safepoints wait for the call, so keep heap inputs to a few MiB), off-heap ones through
+     * a plain one.
      *
      * @throws IllegalStateException when the library is not {@link #available()}
      * @throws OutOfMemoryError when the library cannot allocate a decompressor
@@ -106,25 +115,38 @@ public final class Libdeflate {
         if (!available()) {
             throw new IllegalStateException("libdeflate is not available: " + UNAVAILABLE);
         }
-        if (!in.isNative() || !out.isNative()) {
-            throw new IllegalArgumentException("libdeflate needs off-heap segments");
-        }
         if (out.isReadOnly()) {
             throw new IllegalArgumentException("libdeflate's output segment is read-only");
         }
+        boolean offHeap = in.isNative() && out.isNative();
         MemorySegment d = take();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment sizes = arena.allocate(JAVA_LONG, 2);
-            int r = (int) DECOMPRESS.invokeExact(d, in, in.byteSize(), out, out.byteSize(), sizes,
-                    sizes.asSlice(8));
+        try {
+            long[] sizes = new long[2];
+            MemorySegment sizesSegment = MemorySegment.ofArray(sizes);
+            int r = offHeap ? decompressOffHeap(d, in, out, sizes)
+                    : (int) DECOMPRESS_HEAP.invokeExact(d, in, in.byteSize(), out, out.byteSize(), sizesSegment,
+                    sizesSegment.asSlice(8));
             Result result = r >= 0 && r < Result.values().length ? Result.values()[r] : Result.BAD_DATA;
-            return new Decoded(result, sizes.get(JAVA_LONG, 0), sizes.get(JAVA_LONG, 8));
+            return new Decoded(result, sizes[0], sizes[1]);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         } finally {
             give(d);
+        }
+    }
+
+    /** The plain downcall: its size outputs must be off-heap, in a confined arena for the call. */
+    private static int decompressOffHeap(MemorySegment d, MemorySegment in, MemorySegment out, long[] sizes)
+            throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment results = arena.allocate(JAVA_LONG, 2);
+            int r = (int) DECOMPRESS.invokeExact(d, in, in.byteSize(), out, out.byteSize(), results,
+                    results.asSlice(8));
+            sizes[0] = results.get(JAVA_LONG, 0);
+            sizes[1] = results.get(JAVA_LONG, 8);
+            return r;
         }
     }
 

@@ -122,6 +122,30 @@ public final class Syscalls {
         }
     }
 
+    /**
+     * Runs {@code call} as {@link #call} does, retrying on EINTR, but returns {@code -errno} instead of throwing
+     * when it fails: for callers to whom some errors are answers (ENOENT: no such file), not failures.
+     */
+    static long callOrErrno(String operation, Call call) {
+        MemorySegment capture = CAPTURE_SEGMENT.get();
+        try {
+            while (true) {
+                long result = call.invoke(capture);
+                if (result >= 0) {
+                    return result;
+                }
+                int err = errno(capture);
+                if (err != Errno.EINTR) {
+                    return -err;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("downcall " + operation + " failed", t);
+        }
+    }
+
     /** open(2), always with O_CLOEXEC. Returns the new descriptor; {@code path} names the file in errors. */
     public static int open(String path, int flags, int mode) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
