@@ -293,6 +293,16 @@ public final class Archive implements AutoCloseable {
         return load(index, directory.entry(index));
     }
 
+    /** {@link #load(String)} of an entry name (as {@link EntryNames#of} gives), or null when there is no such file. */
+    LoadedFile loadIfPresent(String name) throws IOException {
+        int i = directory.find(name);
+        if (i < 0) {
+            return null;
+        }
+        ArchiveEntry entry = directory.entry(i);
+        return entry.isDirectory() ? null : load(i, entry);
+    }
+
     /** Loads {@code entry} (one of this archive's); see {@link #load(String)}. */
     public LoadedFile load(ArchiveEntry entry) throws IOException {
         return load(indexOf(entry), entry);

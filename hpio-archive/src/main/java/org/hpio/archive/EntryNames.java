@@ -15,6 +15,9 @@ final class EntryNames {
      * @throws IllegalArgumentException when the path is empty, absolute, escapes the root or is too long
      */
     static String of(String relativePath) {
+        if (isCanonical(relativePath)) {
+            return relativePath; // the common case, without splitting and joining
+        }
         if (relativePath.isEmpty() || relativePath.startsWith("/")) {
             throw new IllegalArgumentException("path '" + relativePath + "' must be relative to the archive root");
         }
@@ -37,6 +40,29 @@ final class EntryNames {
             throw new IllegalArgumentException("path '" + name + "' is longer than a Zip entry name may be");
         }
         return name;
+    }
+
+    /**
+     * Whether {@code path} is already an entry name: non-empty, relative, no empty, "." or ".." component, and
+     * short enough however it encodes (at most 3 UTF-8 bytes per char).
+     */
+    private static boolean isCanonical(String path) {
+        int n = path.length();
+        if (n == 0 || n * 3 > ZipFormat.MAX_16 || path.charAt(0) == '/' || path.charAt(n - 1) == '/') {
+            return false;
+        }
+        int componentStart = 0;
+        for (int i = 0; i <= n; i++) {
+            if (i == n || path.charAt(i) == '/') {
+                int length = i - componentStart;
+                if (length == 0 || path.charAt(componentStart) == '.'
+                        && (length == 1 || length == 2 && path.charAt(componentStart + 1) == '.')) {
+                    return false;
+                }
+                componentStart = i + 1;
+            }
+        }
+        return true;
     }
 
     /**

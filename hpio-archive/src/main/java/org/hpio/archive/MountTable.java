@@ -1,7 +1,9 @@
 package org.hpio.archive;
 
+import org.hpio.internal.sys.Errno;
+import org.hpio.internal.sys.LooseFiles;
+
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -36,6 +38,9 @@ public final class MountTable implements AutoCloseable {
         boolean has(String name);
 
         LoadedFile load(String name) throws IOException;
+
+        /** The file {@code name} loaded, or null when this mount has no file there (one lookup, not two). */
+        LoadedFile loadIfPresent(String name) throws IOException;
 
         Collection<String> files() throws IOException;
 
@@ -103,9 +108,13 @@ public final class MountTable implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new NoSuchFileException(path, null, e.getMessage());
         }
-        Mount mount = find(name).orElseThrow(() -> new NoSuchFileException(path, null,
-                "in none of the " + mounts.size() + " mounts"));
-        return mount.load(name);
+        for (int i = mounts.size() - 1; i >= 0; i--) {
+            LoadedFile f = mounts.get(i).loadIfPresent(name);
+            if (f != null) {
+                return f;
+            }
+        }
+        throw new NoSuchFileException(path, null, "in none of the " + mounts.size() + " mounts");
     }
 
     /** Every file path of every mount, sorted, each once. */
@@ -170,6 +179,11 @@ public final class MountTable implements AutoCloseable {
         }
 
         @Override
+        public LoadedFile loadIfPresent(String name) throws IOException {
+            return archive.loadIfPresent(name);
+        }
+
+        @Override
         public Collection<String> files() {
             return archive.entries().stream().filter(e -> !e.isDirectory()).map(ArchiveEntry::name).toList();
         }
@@ -185,19 +199,29 @@ public final class MountTable implements AutoCloseable {
         }
     }
 
-    /** Loose files under a root: each load opens the file and reads it straight into its memory. */
+    /**
+     * Loose files under a root. A load of a file of at most {@link LoadOptions#wholeReadBytes()} costs four system
+     * calls, one fewer than {@code Files.readAllBytes}: {@code openat2} beneath the root's descriptor (which also
+     * refuses a path or link leading out of the root), {@code fstat}, one {@code pread} straight into a Java
+     * array, {@code close} (see {@link Archive#load(String)} for why a small file is read by the caller's thread).
+     * A larger file, an O_DIRECT load, or a kernel without {@code openat2} takes the engine's path: the file's
+     * real path checked against the root, then {@link StraightReads} at the queue depth into recycled memory.
+     */
     private static final class DirectoryMount implements Mount {
         private final Path root;
         private final LoadOptions options;
+        /** An O_PATH descriptor of the root, owned, closed with the mount. */
+        private final int rootFd;
         private final LongAdder loads = new LongAdder();
         private final LongAdder userBytes = new LongAdder();
         private final LongAdder reads = new LongAdder();
         private final LongAdder bytesRead = new LongAdder();
         private final LongAdder seeks = new LongAdder();
 
-        DirectoryMount(Path root, LoadOptions options) {
+        DirectoryMount(Path root, LoadOptions options) throws IOException {
             this.root = root;
             this.options = options;
+            this.rootFd = LooseFiles.openRoot(root);
         }
 
         @Override
@@ -211,6 +235,53 @@ public final class MountTable implements AutoCloseable {
         }
 
         @Override
+        public LoadedFile loadIfPresent(String name) throws IOException {
+            if (options.direct()) {
+                return has(name) ? load(name) : null;
+            }
+            int fd = LooseFiles.openBeneath(rootFd, name);
+            if (fd == -Errno.ENOENT || fd == -Errno.ENOTDIR) {
+                return null;
+            }
+            if (fd == LooseFiles.UNSUPPORTED || fd == -Errno.EXDEV || fd == -Errno.ELOOP) {
+                return has(name) ? load(name) : null; // no openat2, or a link to check the slow way
+            }
+            String file = root.resolve(name).toString();
+            if (fd < 0) {
+                throw Errno.exception("openat2", -fd, file, -1);
+            }
+            long size;
+            try {
+                size = LooseFiles.regularFileSize(fd, file);
+                if (size >= 0 && size <= options.wholeReadBytes()) {
+                    return readWhole(name, fd, (int) size, file);
+                }
+            } finally {
+                LooseFiles.close(fd, file);
+            }
+            return size < 0 ? null : load(name);   // not a regular file: this mount does not have it
+        }
+
+        /** The whole file (its {@code size} bytes at open) read into a new Java array by one pread. */
+        private LoadedFile readWhole(String name, int fd, int size, String file) throws IOException {
+            MemorySegment contents = MemorySegment.ofArray(new byte[size]);
+            long done = 0;
+            while (done < size) {
+                long got = LooseFiles.pread(fd, contents.asSlice(done), done, file);
+                if (got == 0) {
+                    throw new IOException(file + " shrank from " + size + " to " + done + " bytes while it was loaded");
+                }
+                done += got;
+            }
+            loads.increment();
+            userBytes.add(size);
+            reads.increment();
+            bytesRead.add(size);
+            seeks.increment(); // a loose file lies wherever the file system put it
+            return new LoadedFile(name, contents, LoadedFile.NOTHING_TO_RELEASE);
+        }
+
+        @Override
         public LoadedFile load(String name) throws IOException {
             Path file = root.resolve(name);
             Path real = file.toRealPath();
@@ -219,19 +290,19 @@ public final class MountTable implements AutoCloseable {
             }
             try (BlockIo io = BlockIo.open(real, options, false)) {
                 long size = io.fileSize();
-                Arena arena = Arena.ofShared();
+                MemorySegment memory = MemoryPool.take(size);
                 try {
-                    MemorySegment memory = io.allocate(arena, size).asSlice(0, size);
-                    StraightReads.read(io, 0, memory, null, 0, 0, file.toString());
+                    MemorySegment contents = memory.asSlice(0, size);
+                    StraightReads.read(io, 0, contents, null, 0, 0, file.toString());
                     LoadStats s = io.stats();
                     loads.increment();
                     userBytes.add(size);
                     reads.add(s.reads());
                     bytesRead.add(s.bytesRead());
                     seeks.add(1 + s.seeks()); // a loose file lies wherever the file system put it
-                    return new LoadedFile(name, memory, arena::close);
+                    return new LoadedFile(name, contents, () -> MemoryPool.give(memory));
                 } catch (IOException | RuntimeException | Error e) {
-                    arena.close();
+                    MemoryPool.give(memory); // no read is in flight into it: StraightReads waited for every one
                     throw e;
                 }
             }
@@ -248,7 +319,8 @@ public final class MountTable implements AutoCloseable {
         }
 
         @Override
-        public void close() {
+        public void close() throws IOException {
+            LooseFiles.close(rootFd, root.toString());
         }
     }
 }

@@ -66,13 +66,16 @@ class MountTableTest {
         Map<String, byte[]> files = Map.of("x/big.bin", TestTrees.random(1_000_003, 5), "x/tiny", new byte[]{7},
                 "x/empty", new byte[0]);
         TestTrees.write(dir.resolve("loose"), files);
-        for (LoadOptions o : List.of(LoadOptions.defaults(), LoadOptions.defaults().withBlockSize(4096).withQueueDepth(1),
+        for (LoadOptions o : List.of(LoadOptions.defaults(), LoadOptions.defaults().withWholeReadBytes(0),
+                LoadOptions.defaults().withWholeReadBytes(LoadOptions.MAX_WHOLE_READ_BYTES),
+                LoadOptions.defaults().withBlockSize(4096).withQueueDepth(1),
                 LoadOptions.defaults().withBlockSize(128 << 10).withQueueDepth(32))) {
             try (MountTable table = new MountTable(o).mountDirectory(dir.resolve("loose"))) {
                 for (Map.Entry<String, byte[]> f : files.entrySet()) {
                     assertArrayEquals(f.getValue(), load(table, f.getKey()), f.getKey() + " " + o);
                 }
-                assertTrue(table.stats().reads() >= 1_000_003 / o.blockSize(), table.stats().toString());
+                long bigReads = o.wholeReadBytes() >= 1_000_003 ? 1 : 1_000_003 / o.blockSize(); // whole, or blocks
+                assertTrue(table.stats().reads() >= bigReads, table.stats().toString());
             }
         }
     }
@@ -104,5 +107,40 @@ class MountTableTest {
             assertFalse(table.exists("../secret.txt"));
         }
         assertThrows(NoSuchFileException.class, () -> new MountTable().mountDirectory(dir.resolve("nope")));
+    }
+
+    @Test
+    void linksThatStayInsideTheRootLoadAndDirectoriesFallThrough() throws IOException {
+        Path loose = dir.resolve("loose");
+        TestTrees.write(loose, Map.of("data/in.txt", new byte[]{1, 2, 3}, "shadow/x", new byte[]{9}));
+        Files.createSymbolicLink(loose.resolve("relative.txt"), Path.of("data/in.txt"));
+        Files.createSymbolicLink(loose.resolve("absolute.txt"), loose.toRealPath().resolve("data/in.txt"));
+        Path lower = dir.resolve("lower");
+        TestTrees.write(lower, Map.of("data", new byte[]{5}, "shadow", new byte[]{6}));
+        for (LoadOptions o : List.of(LoadOptions.defaults(), LoadOptions.defaults().withWholeReadBytes(0))) {
+            try (MountTable table = new MountTable(o).mountDirectory(lower).mountDirectory(loose)) {
+                assertArrayEquals(new byte[]{1, 2, 3}, load(table, "relative.txt"));
+                assertArrayEquals(new byte[]{1, 2, 3}, load(table, "absolute.txt"));
+                assertArrayEquals(new byte[]{5}, load(table, "data"), "a directory above falls through to a file");
+                assertArrayEquals(new byte[]{6}, load(table, "./shadow"));
+                assertThrows(NoSuchFileException.class, () -> table.load("data/missing"));
+                assertThrows(NoSuchFileException.class, () -> table.load("data/in.txt/below"));
+            }
+        }
+    }
+
+    @Test
+    void aLoadedFileRefusesUseAfterClose() throws IOException {
+        Path loose = dir.resolve("loose");
+        TestTrees.write(loose, Map.of("small", new byte[100], "large", TestTrees.random(600_000, 3)));
+        try (MountTable table = new MountTable().mountDirectory(loose)) {
+            for (String name : List.of("small", "large")) {
+                LoadedFile f = table.load(name);
+                f.close();
+                assertThrows(IllegalStateException.class, f::segment);
+                assertThrows(IllegalStateException.class, f::buffer);
+                f.close();
+            }
+        }
     }
 }
