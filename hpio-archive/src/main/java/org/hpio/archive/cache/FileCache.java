@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
@@ -70,12 +71,12 @@ public final class FileCache implements AutoCloseable {
         this.extant = new ExtantList(config.warnHeldBuffers(), warnings);
     }
 
-    /** The contents of {@code file} (key: its path as given), read with a FileChannel on a miss. */
+    /**
+     * The contents of {@code file} (key: its path as given), read with a FileChannel on a miss. A hit costs one
+     * {@code stat} (the size tells a file that changed from its cached copy).
+     */
     public MemorySegment get(Path file) throws IOException {
-        long size;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            size = ch.size();
-        }
+        long size = Files.size(file);
         return get(file.toString(), size, Double.NaN, (path, destination) -> readFully(file, destination));
     }
 

@@ -31,6 +31,7 @@ public final class LooseFiles {
     private static final long RESOLVE_BENEATH = 0x08;
     private static final int O_DIRECTORY = 0200000;
     private static final int O_PATH = 010000000;
+    private static final int O_NONBLOCK = 04000;
     private static final int S_IFMT = 0170000;
     private static final int S_IFREG = 0100000;
     /** struct stat on x86_64: st_mode at 24, st_size at 48, 144 bytes in all. */
@@ -79,7 +80,7 @@ public final class LooseFiles {
         }
         MemorySegment scratch = SCRATCH.get();
         MemorySegment how = scratch.asSlice(0, HOW_BYTES);
-        how.set(JAVA_LONG, 0, Syscalls.O_RDONLY | Syscalls.O_CLOEXEC);
+        how.set(JAVA_LONG, 0, Syscalls.O_RDONLY | Syscalls.O_CLOEXEC | O_NONBLOCK); // a FIFO must not block the open
         how.set(JAVA_LONG, 8, 0L);
         how.set(JAVA_LONG, 16, RESOLVE_BENEATH);
         MemorySegment path = scratch.asSlice(HOW_BYTES, name.length + 1);
