@@ -326,15 +326,15 @@ public final class Archive implements AutoCloseable {
         if (entry.method() == ZipFormat.STORED) {
             return readStored(entry, data);
         }
-        MemorySegment memory = MemoryPool.take(entry.uncompressedSize());
+        MemorySegment memory = io.take(entry.uncompressedSize());
         try {
             decodeInto(index, entry, memory.asSlice(0, entry.uncompressedSize()));
         } catch (IOException | RuntimeException | Error e) {
-            MemoryPool.give(memory);
+            BlockIo.give(memory);
             throw e;
         }
         io.countLoad(entry.uncompressedSize());
-        return new LoadedFile(entry.name(), memory.asSlice(0, entry.uncompressedSize()), () -> MemoryPool.give(memory));
+        return new LoadedFile(entry.name(), memory.asSlice(0, entry.uncompressedSize()), () -> BlockIo.give(memory));
     }
 
     /**
@@ -459,15 +459,15 @@ public final class Archive implements AutoCloseable {
      */
     private LoadedFile readStored(ArchiveEntry entry, long data) throws IOException {
         Range range = rangeOf(entry, data);
-        MemorySegment memory = MemoryPool.take(range.length());
+        MemorySegment memory = io.take(range.length());
         try {
             CRC32 crc = new CRC32();
             MemorySegment view = readRaw(entry, data, range, memory.asSlice(0, range.length()), crc);
             checkCrc(entry, crc);
             io.countLoad(entry.uncompressedSize());
-            return new LoadedFile(entry.name(), view, () -> MemoryPool.give(memory));
+            return new LoadedFile(entry.name(), view, () -> BlockIo.give(memory));
         } catch (IOException | RuntimeException | Error e) {
-            MemoryPool.give(memory); // no read is in flight into it: StraightReads waited for every one
+            BlockIo.give(memory); // no read is in flight into it: StraightReads waited for every one
             throw e;
         }
     }

@@ -119,6 +119,21 @@ final class BlockIo implements Closeable {
     }
 
     /**
+     * Off-heap memory of at least {@code bytes} (at least one) aligned for this file's reads, recycled through the
+     * {@link MemoryPool} and owned by the caller until it passes the result to {@link #give} (not scoped to an
+     * arena: see {@link MemoryPool#take}); its contents are undefined until the caller writes them.
+     */
+    MemorySegment take(long bytes) {
+        return memoryAlignment <= MemoryPool.ALIGNMENT ? MemoryPool.take(bytes)
+                : Arena.ofAuto().allocate(Math.max(1, bytes), memoryAlignment);
+    }
+
+    /** Gives back memory from {@link #take} (the segment it returned). */
+    static void give(MemorySegment memory) {
+        MemoryPool.give(memory);
+    }
+
+    /**
      * Starts reading {@code destination.byteSize()} bytes at {@code position} into {@code destination}, which
      * belongs to the request until it is done. Unaligned reads of a direct file go through the page cache.
      */

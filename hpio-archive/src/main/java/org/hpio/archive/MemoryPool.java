@@ -22,7 +22,7 @@ final class MemoryPool {
     static final long KEEP_BYTES = 256L << 20;
     private static final int MIN_SHIFT = 12;
     private static final int MAX_SHIFT = 40;
-    private static final int ALIGNMENT = 4096;
+    static final int ALIGNMENT = 4096;
     @SuppressWarnings("unchecked")
     private static final ConcurrentLinkedDeque<MemorySegment>[] FREE = new ConcurrentLinkedDeque[MAX_SHIFT + 1];
     private static final AtomicLong FREE_BYTES = new AtomicLong();

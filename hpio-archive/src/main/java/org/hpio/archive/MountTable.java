@@ -290,7 +290,7 @@ public final class MountTable implements AutoCloseable {
             }
             try (BlockIo io = BlockIo.open(real, options, false)) {
                 long size = io.fileSize();
-                MemorySegment memory = MemoryPool.take(size);
+                MemorySegment memory = io.take(size);
                 try {
                     MemorySegment contents = memory.asSlice(0, size);
                     StraightReads.read(io, 0, contents, null, 0, 0, file.toString());
@@ -300,9 +300,9 @@ public final class MountTable implements AutoCloseable {
                     reads.add(s.reads());
                     bytesRead.add(s.bytesRead());
                     seeks.add(1 + s.seeks()); // a loose file lies wherever the file system put it
-                    return new LoadedFile(name, contents, () -> MemoryPool.give(memory));
+                    return new LoadedFile(name, contents, () -> BlockIo.give(memory));
                 } catch (IOException | RuntimeException | Error e) {
-                    MemoryPool.give(memory); // no read is in flight into it: StraightReads waited for every one
+                    BlockIo.give(memory); // no read is in flight into it: StraightReads waited for every one
                     throw e;
                 }
             }

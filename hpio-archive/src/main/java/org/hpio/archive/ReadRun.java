@@ -4,7 +4,6 @@ import org.hpio.async.AsyncFile;
 import org.hpio.async.AsyncFileRequest;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +13,12 @@ import java.util.List;
  * data, adjacent in the archive) read into one buffer, in pieces of at most the look-ahead's read size, plus
  * room for the uncompressed contents of its Deflate entries.
  *
- * <p>Ownership: the run's memory belongs to a shared arena that the run closes when its last entry is released
- * ({@link #release()}): by the caller closing the {@link LoadedFile} it got, or by the loader for an entry it
+ * <p>Ownership: the run's memory comes from the {@link MemoryPool} (through {@link BlockIo#take}) and goes
+ * back to it when the run's last entry is released ({@link #release()}; a shared arena per run cost a JVM-wide
+ * handshake, about 50 us here, at its close): by the caller closing the {@link LoadedFile} it got, or by the loader for an entry it
  * never delivered. Until then the memory stays whole, so one loaded file keeps its run's memory (at most the
  * read size plus the run's Deflate outputs). Pieces are started by the loader ({@link #start}); the memory is
- * read only after {@link #await()}, and the arena never closes while a piece is in flight (every entry's release
+ * read only after {@link #await()}, and the memory never goes back while a piece is in flight (every entry's release
  * comes after the run was awaited, or, at the loader's close, after its pieces were).
  */
 final class ReadRun {
@@ -43,7 +43,8 @@ final class ReadRun {
     final long from;
     final long to;
     final MemorySegment memory;
-    private final Arena arena;
+    /** The memory {@link BlockIo#take} gave, of which {@link #memory} is the used part. */
+    private final MemorySegment taken;
     private final List<Piece> pieces = new ArrayList<>();
     private final String archive;
     private int refs;
@@ -63,13 +64,8 @@ final class ReadRun {
         this.to = to;
         this.archive = archive;
         this.refs = entries;
-        this.arena = Arena.ofShared();
-        try {
-            this.memory = io.allocate(arena, to - from + extra).asSlice(0, to - from + extra);
-        } catch (RuntimeException | Error e) {
-            arena.close();
-            throw e;
-        }
+        this.taken = io.take(to - from + extra);
+        this.memory = taken.asSlice(0, to - from + extra);
         LIVE.incrementAndGet();
         for (long at = 0; at < to - from; at += pieceBytes) {
             pieces.add(new Piece(this, at, Math.min(pieceBytes, to - from - at)));
@@ -178,7 +174,7 @@ final class ReadRun {
         }
     }
 
-    /** One entry of the run is done with; the last one closes the arena. Thread-safe. */
+    /** One entry of the run is done with; the last one gives the memory back. Thread-safe. */
     void release() {
         boolean last;
         synchronized (this) {
@@ -186,11 +182,11 @@ final class ReadRun {
         }
         if (last) {
             // A run released after a failed or interrupted wait may still have reads in flight into its memory,
-            // which goes back to a pool when the arena closes: wait for them first, whatever interrupts.
+            // which goes back to the pool now: wait for them first, whatever interrupts.
             for (Piece p : pieces) {
                 drain(p);
             }
-            arena.close();
+            BlockIo.give(taken);
             LIVE.decrementAndGet();
         }
     }
