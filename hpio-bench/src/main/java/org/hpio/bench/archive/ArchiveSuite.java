@@ -374,7 +374,7 @@ public final class ArchiveSuite implements Suite {
     }
 
     static Table targets(SuiteReport report, List<Measured> medians) {
-        Table t = new Table("Targets, same run, cold", List.of("ratio", "value", "wall", "target", "met"));
+        Table t = report.quotedTable("Targets, same run, cold", List.of("ratio", "value", "wall", "target", "met"));
         for (String stored : List.of(STORED_AHEAD + "-direct", STORED_AHEAD)) {
             ratio(report, t, medians, stored, "loose-readallbytes", 3.0);
             ratio(report, t, medians, stored, "zipfile-stored", 1.2);
