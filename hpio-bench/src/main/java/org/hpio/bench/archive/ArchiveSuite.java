@@ -70,6 +70,11 @@ public final class ArchiveSuite implements Suite {
     /** Warm-up per configuration: at least 3 replays, more (up to 10) until 1 s has passed: compiled code. */
     static final int WARM_UP_MIN = 3;
     static final int WARM_UP_MAX = 10;
+    /**
+     * The loads of a replay whose system calls are counted: strace slows each call many times, and the game
+     * workload's whole replay under it takes a minute; its first 4,000 loads are its start-up and first level.
+     */
+    static final int COUNTED_LOADS = 4_000;
     static final long WARM_UP_NANOS = 1_000_000_000L;
 
     /** How a cold replay starts. */
@@ -194,13 +199,13 @@ public final class ArchiveSuite implements Suite {
     private static List<Measured> replayWorkload(BenchContext context, Workload w, ColdStart coldStart)
             throws Exception {
         BenchOptions options = context.options();
+        if (w.ways().apply(TraceData.none()).stream().noneMatch(way -> w.selects(options, way.name()))) {
+            return List.of();
+        }
         TraceData data = TraceData.prepare(context.workDir().resolve(w.name()), w.source().get(),
                 options.size().orElse(Long.MAX_VALUE));
         try {
             List<Way> ways = w.ways().apply(data).stream().filter(way -> w.selects(options, way.name())).toList();
-            if (ways.isEmpty()) {
-                return List.of();
-            }
             describe(context.report(), w, data);
             List<Measured> measured = replayAll(context, w, data, ways, coldStart);
             List<Measured> medians = Medians.byName(measured, Measured::key, Measured::mbPerSecond);
@@ -221,7 +226,9 @@ public final class ArchiveSuite implements Suite {
                 .param("timing", "System.nanoTime around opening, each load and each release; each load's "
                         + "CRC-32 check against the file's is untimed")
                 .param("syscalls", StraceCounter.unavailable().map(why -> "not counted: " + why)
-                        .orElse("one untimed warm replay per row under strace -f -c -p <this JVM>, after the timed ones"));
+                        .orElse("the first " + COUNTED_LOADS + " loads (at most) of one untimed warm replay per row "
+                                + "under strace -f -c -p <this JVM>, after the timed ones "
+                                + "(-D" + StraceCounter.PROPERTY + "=false in HPIO_JAVA_OPTS skips it)"));
     }
 
     private static void describe(SuiteReport report, Workload w, TraceData data) {
@@ -297,18 +304,21 @@ public final class ArchiveSuite implements Suite {
             return counts;
         }
         StraceCounter strace = new StraceCounter(context.workDir());
+        long start = System.nanoTime();
         try (Progress progress = context.progress(w.name() + " system calls (strace)", ways.size())) {
             for (Way way : ways) {
                 progress.message(w.key(way.name()));
                 try {
                     warm(way);
-                    counts.put(way.name(), strace.count(() -> replayPrepared(w, way, data, false)));
+                    int loads = Math.min(COUNTED_LOADS, data.loads().size());
+                    counts.put(way.name(), strace.count(() -> replayPrepared(w, way, data, false, loads)).over(loads));
                 } catch (Exception e) {
                     context.report().note("System calls of " + w.key(way.name()) + " not counted: " + e.getMessage());
                 }
                 progress.step();
             }
         }
+        context.report().param(w.key("syscall-count-seconds"), Math.round((System.nanoTime() - start) / 1e8) / 10.0);
         return counts;
     }
 
@@ -322,7 +332,9 @@ public final class ArchiveSuite implements Suite {
         } else {
             warm(way);
         }
-        return replayPrepared(w, way, data, coldStart != null);
+        Measured m = replayPrepared(w, way, data, coldStart != null, data.loads().size());
+        return m.seeks().isEmpty() && way.name().startsWith("zipfile")
+                ? m.withSeeks(modelSeeks(way.files().getFirst(), data)) : m;
     }
 
     private static void warm(Way way) throws IOException {
@@ -331,8 +343,12 @@ public final class ArchiveSuite implements Suite {
         }
     }
 
-    /** Replays the trace once with {@code way}, the page cache as it is; opening, loads and releases timed. */
-    private static Measured replayPrepared(Workload w, Way way, TraceData data, boolean cold) throws IOException {
+    /**
+     * Replays the first {@code loads} loads of the trace with {@code way}, the page cache as it is; opening, loads
+     * and releases timed.
+     */
+    private static Measured replayPrepared(Workload w, Way way, TraceData data, boolean cold, int loads)
+            throws IOException {
         long nanos = 0;
         long bytes = 0;
         long t0 = System.nanoTime();
@@ -340,7 +356,7 @@ public final class ArchiveSuite implements Suite {
         OptionalLong seeks;
         try (Way.Session session = way.opener().open()) {
             nanos += System.nanoTime() - t0;
-            for (TraceEvent e : data.loads()) {
+            for (TraceEvent e : data.loads().subList(0, loads)) {
                 long a = System.nanoTime();
                 Way.Loaded loaded = session.load(e.path());
                 long b = System.nanoTime();
@@ -355,10 +371,7 @@ public final class ArchiveSuite implements Suite {
         }
         long wallEnd = System.nanoTime();
         nanos += wallEnd - t0;
-        if (seeks.isEmpty() && way.name().startsWith("zipfile")) {
-            seeks = modelSeeks(way.files().getFirst(), data);
-        }
-        return new Measured(w, way.name(), way.mechanism(), cold, nanos / 1e9, bytes, data.loads().size(), seeks,
+        return new Measured(w, way.name(), way.mechanism(), cold, nanos / 1e9, bytes, loads, seeks,
                 (wallEnd - wallStart) / 1e9);
     }
 

@@ -24,6 +24,10 @@ record Measured(Workload workload, String config, String mechanism, boolean cold
         return workload.key(config) + (cold ? "-cold" : "-warm");
     }
 
+    Measured withSeeks(OptionalLong counted) {
+        return new Measured(workload, config, mechanism, cold, seconds, userBytes, loads, counted, wallSeconds);
+    }
+
     double mbPerSecond() {
         return userBytes / 1e6 / seconds;
     }

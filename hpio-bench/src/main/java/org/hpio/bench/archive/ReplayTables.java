@@ -30,7 +30,7 @@ final class ReplayTables {
         for (Measured m : medians) {
             SyscallCount calls = syscalls.get(m.config());
             table.row(m.config(), m.mechanism(), m.cold() ? "cold" : "warm", fmt(m.mbPerSecond()),
-                    fmt(m.wallMbPerSecond()), fmt(m.microsPerLoad()), calls == null ? "-" : fmt(calls.perLoad(m.loads())),
+                    fmt(m.wallMbPerSecond()), fmt(m.microsPerLoad()), calls == null ? "-" : fmt(calls.perLoad()),
                     String.format(Locale.ROOT, "%.3f", m.seconds()), String.valueOf(m.loads()),
                     fmt(m.userBytes() / 1e6), m.seeks().isPresent() ? String.valueOf(m.seeks().getAsLong()) : "-");
             results(report, m, calls);
@@ -38,8 +38,9 @@ final class ReplayTables {
         table.note("MB/s: user bytes / (opening + every load + every release), the replay's CRC checks excluded "
                 + "(002 §4.2); µs / load: that time / loads. Wall MB/s: user bytes / the whole replay's wall clock, "
                 + "checks included: the fair figure for the look-ahead rows, whose reads and workers may also progress "
-                + "while the replay checks a file. Syscalls / load: every thread's system calls in one untimed warm "
-                + "replay under strace -f -c / loads (the same figure in the cold row); '-' where not counted. "
+                + "while the replay checks a file. Syscalls / load: every thread's system calls in the first loads of one "
+                + "untimed warm replay under strace -f -c / those loads (the same figure in the cold row); '-' where "
+                + "not counted. "
                 + "Seeks: counted by hpio's loader (a read not starting where the previous one ended; a loose file "
                 + "counts one); for ZipFile, 002 §4.3's model on the archive's layout; '-' where unknown. The machine "
                 + "is shared: one run is one sample.");
@@ -57,21 +58,23 @@ final class ReplayTables {
         report.result(m.key(), "loads", m.loads(), "count");
         m.seeks().ifPresent(s -> report.result(m.key(), "seeks", s, "count"));
         if (calls != null) {
-            report.result(m.key(), "syscalls-per-load", calls.perLoad(m.loads()), "count");
+            report.result(m.key(), "syscalls-per-load", calls.perLoad(), "count");
         }
     }
 
     private static Table syscallTable(Workload w, List<Measured> medians, Map<String, SyscallCount> syscalls) {
-        Table t = new Table("System calls per load, " + w.name() + " workload (one untimed warm replay per row under "
-                + "strace -f -c)", List.of("configuration", "syscalls / load", "most frequent, per load"));
+        Table t = new Table("System calls per load, " + w.name() + " workload (the first loads of one untimed warm "
+                + "replay per row under strace -f -c)", List.of("configuration", "loads counted", "syscalls / load",
+                "most frequent, per load"));
         for (Measured m : medians) {
             SyscallCount calls = syscalls.get(m.config());
             if (!m.cold() && calls != null) {
-                t.row(m.config(), fmt(calls.perLoad(m.loads())), calls.mostFrequentPerLoad(m.loads(), 6));
+                t.row(m.config(), String.valueOf(calls.loads()), fmt(calls.perLoad()), calls.mostFrequentPerLoad(6));
             }
         }
         t.note("Every thread of the JVM, from strace's attaching to its detaching: the opening, every load, check "
-                + "and release; the JVM's own threads (compiler, GC: futex and the like) add a few.");
+                + "and release of the first " + ArchiveSuite.COUNTED_LOADS + " loads at most (strace makes each call "
+                + "many times slower); the JVM's own threads (compiler, GC: futex and the like) add a few.");
         return t;
     }
 

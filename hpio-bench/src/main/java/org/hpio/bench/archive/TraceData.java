@@ -39,6 +39,12 @@ import java.util.zip.CRC32;
  */
 record TraceData(Trace trace, List<TraceEvent> loads, Path tree, Map<String, Long> expected, Map<String, Long> sizes,
                  Path stored, Path deflated, int standIns, String traceName, String filesNote) {
+    /** No loads and no files: what {@link Way}s are built over to learn their names before any data is made. */
+    static TraceData none() {
+        return new TraceData(new Trace(List.of()), List.of(), Path.of("none"), Map.of(), Map.of(), Path.of("none.zip"),
+                Path.of("none.zip"), 0, "", "");
+    }
+
     /** Sum of the sizes of all loads. */
     long userBytes() {
         return loads.stream().mapToLong(TraceEvent::size).sum();
