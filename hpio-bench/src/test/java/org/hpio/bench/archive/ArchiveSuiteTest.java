@@ -104,20 +104,20 @@ class ArchiveSuiteTest {
         TraceData data = TraceData.prepare(work.resolve("d"), trace, work.resolve("root"), Long.MAX_VALUE);
         Files.writeString(data.tree().resolve("lib/a.py"), "changed\n".repeat(6250)); // same size, other bytes
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> ArchiveSuite.replay(Workload.game(), Way.readAllBytes(data), data, null));
+                () -> Replays.replay(Workload.game(), Way.readAllBytes(data), data, null));
         assertTrue(e.getMessage().contains("lib/a.py"), e.getMessage());
         data.delete();
     }
 
     @Test
     void aColdStartIsMachineOrFilesAndAnythingElseIsRefusedByName() {
-        assertEquals(ArchiveSuite.ColdStart.FILES, ArchiveSuite.ColdStart.choose(Optional.of("files")));
+        assertEquals(ColdStart.FILES, ColdStart.choose(Optional.of("files")));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> ArchiveSuite.ColdStart.choose(Optional.of("reboot")));
+                () -> ColdStart.choose(Optional.of("reboot")));
         assertTrue(e.getMessage().contains("'reboot'"), e.getMessage());
-        ArchiveSuite.ColdStart byDefault = ArchiveSuite.ColdStart.choose(Optional.empty());
-        assertEquals(org.hpio.bench.io.PageCache.canDropEverything() ? ArchiveSuite.ColdStart.MACHINE
-                : ArchiveSuite.ColdStart.FILES, byDefault);
+        ColdStart byDefault = ColdStart.choose(Optional.empty());
+        assertEquals(org.hpio.bench.io.PageCache.canDropEverything() ? ColdStart.MACHINE
+                : ColdStart.FILES, byDefault);
     }
 
 

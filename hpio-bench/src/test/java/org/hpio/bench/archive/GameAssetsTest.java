@@ -74,13 +74,13 @@ class GameAssetsTest {
             Set<String> repeated = new HashSet<>();
             assertTrue(data.loads().stream().map(TraceEvent::path).anyMatch(p -> !repeated.add(p)), "repeats kept");
             for (Way way : ArchiveSuite.coreWays(data)) {
-                Measured m = ArchiveSuite.replay(Workload.game(), way, data, null);
+                Measured m = Replays.replay(Workload.game(), way, data, null);
                 assertEquals(data.userBytes(), m.userBytes(), way.name());
             }
             String first = data.loads().getFirst().path();
             Files.write(data.tree().resolve(first), new byte[Math.toIntExact(data.sizes().get(first))]);
             IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> ArchiveSuite.replay(Workload.game(), Way.readAllBytes(data), data, null));
+                    () -> Replays.replay(Workload.game(), Way.readAllBytes(data), data, null));
             assertTrue(e.getMessage().contains(first), e.getMessage());
         } finally {
             data.delete();
