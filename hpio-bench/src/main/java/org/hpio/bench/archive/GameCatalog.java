@@ -123,20 +123,28 @@ final class GameCatalog {
 
     private void addFaction(String f) {
         List<EntityKind> kinds = new ArrayList<>();
-        for (String u : UNITS) {
-            kinds.add(new EntityKind(List.of(add("simulation/templates/units/" + f + "/" + u + ".xml"),
-                    add("art/actors/units/" + f + "/" + u + ".xml"), material(f + u),
-                    add("art/meshes/skeletal/" + f + "/" + u + ".pmd"), add("art/textures/skins/skeletal/" + f + "/" + u + ".dds")),
-                    List.of(add("art/textures/ui/session/portraits/units/" + f + "_" + u + ".png"),
-                            add("audio/actor/" + f + "/" + u + "_select.ogg"))));
-        }
-        for (String s : STRUCTURES) {
-            kinds.add(new EntityKind(List.of(add("simulation/templates/structures/" + f + "/" + s + ".xml"),
-                    add("art/actors/structures/" + f + "/" + s + ".xml"), material(f + s),
-                    add("art/meshes/structural/" + f + "_" + s + ".pmd"), add("art/textures/skins/structural/" + f + "_" + s + ".dds")),
-                    List.of(add("art/textures/ui/session/portraits/structures/" + f + "_" + s + ".png"))));
-        }
+        UNITS.forEach(u -> kinds.add(unit(f, u)));
+        STRUCTURES.forEach(st -> kinds.add(structure(f, st)));
         entities.put(f, kinds);
+    }
+
+    private EntityKind unit(String f, String u) {
+        List<String> perEntity = List.of(add("simulation/templates/units/" + f + "/" + u + ".xml"),
+                add("art/actors/units/" + f + "/" + u + ".xml"), material(f + u),
+                add("art/meshes/skeletal/" + f + "/" + u + ".pmd"),
+                add("art/textures/skins/skeletal/" + f + "/" + u + ".dds"));
+        List<String> once = List.of(add("art/textures/ui/session/portraits/units/" + f + "_" + u + ".png"),
+                add("audio/actor/" + f + "/" + u + "_select.ogg"));
+        return new EntityKind(perEntity, once);
+    }
+
+    private EntityKind structure(String f, String st) {
+        List<String> perEntity = List.of(add("simulation/templates/structures/" + f + "/" + st + ".xml"),
+                add("art/actors/structures/" + f + "/" + st + ".xml"), material(f + st),
+                add("art/meshes/structural/" + f + "_" + st + ".pmd"),
+                add("art/textures/skins/structural/" + f + "_" + st + ".dds"));
+        return new EntityKind(perEntity, List.of(add("art/textures/ui/session/portraits/structures/" + f + "_" + st
+                + ".png")));
     }
 
     /** Eight levels: every faction plays at least once, biomes and factions recur. */
@@ -160,11 +168,13 @@ final class GameCatalog {
     private void fillWithIcons(int distinctFiles) {
         int missing = distinctFiles - assets.size();
         if (missing < 0) {
-            throw new IllegalStateException("the game catalog has " + assets.size() + " files, more than " + distinctFiles);
+            throw new IllegalStateException("the game catalog has " + assets.size() + " files, more than "
+                    + distinctFiles);
         }
         for (int i = 0; i < missing; i++) {
             String kind = ICON_KINDS.get(i % ICON_KINDS.size());
-            startup.add(add("art/textures/ui/session/icons/" + kind + "/" + kind + "_" + i / ICON_KINDS.size() + ".png"));
+            int n = i / ICON_KINDS.size();
+            startup.add(add("art/textures/ui/session/icons/" + kind + "/" + kind + "_" + n + ".png"));
         }
     }
 

@@ -30,7 +30,8 @@ final class GameLoads {
         }
         for (int i = 0; i < preambles.size(); i++) {
             loads.addAll(preambles.get(i));
-            int share = entityLoads / preambles.size() + (i == preambles.size() - 1 ? entityLoads % preambles.size() : 0);
+            boolean last = i == preambles.size() - 1;
+            int share = entityLoads / preambles.size() + (last ? entityLoads % preambles.size() : 0);
             placeEntities(kindsOf(catalog, catalog.levels.get(i)), share, random, loads);
         }
         return List.copyOf(loads);
