@@ -59,7 +59,11 @@ final class StraceCounter {
             if (!strace.waitFor(ATTACH_SECONDS, TimeUnit.SECONDS)) {
                 throw new IOException("strace did not finish within " + ATTACH_SECONDS + " s of SIGTERM");
             }
-            return SyscallCount.parse(Files.readAllLines(summary, StandardCharsets.UTF_8));
+            SyscallCount counted = SyscallCount.parse(Files.readAllLines(summary, StandardCharsets.UTF_8));
+            if (counted.total() == 0) {
+                throw new IOException("strace's summary counts no system calls");
+            }
+            return counted;
         } finally {
             strace.destroyForcibly();
             Files.deleteIfExists(summary);
