@@ -133,8 +133,8 @@ public final class ArchiveSuite implements Suite {
         if (w.ways().apply(TraceData.none()).stream().noneMatch(way -> w.selects(options, way.name()))) {
             return List.of();
         }
-        TraceData data = TraceData.prepare(context.workDir().resolve(w.name()), w.source().get(),
-                options.size().orElse(Long.MAX_VALUE));
+        Path dir = context.workDir().resolve(w.name());
+        TraceData data = TraceData.prepare(dir, w.source().get(), options.size().orElse(Long.MAX_VALUE));
         try {
             List<Way> ways = w.ways().apply(data).stream().filter(way -> w.selects(options, way.name())).toList();
             describe(context.report(), w, data);
@@ -144,6 +144,7 @@ public final class ArchiveSuite implements Suite {
             return medians;
         } finally {
             data.delete();
+            Files.deleteIfExists(dir);
         }
     }
 

@@ -94,8 +94,8 @@ class ArchiveSuiteTest {
         assertEquals(List.of("archive-block-size", "archive-queue-depth", "archive-approaches", "archive-game-approaches"),
                 report.charts().stream().map(c -> c.fileStem()).toList());
         assertTrue(Suites.byName("archive").isPresent());
-        assertFalse(Files.exists(work.resolve("w/archive/python/tree")), "the suite deletes its data");
-        assertFalse(Files.exists(work.resolve("w/archive/game/tree")), "the suite deletes its data");
+        assertFalse(Files.exists(work.resolve("w/archive/python")), "the suite deletes its data");
+        assertFalse(Files.exists(work.resolve("w/archive/game")), "the suite deletes its data");
     }
 
     @Test
