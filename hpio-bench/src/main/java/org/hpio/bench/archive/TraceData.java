@@ -9,8 +9,6 @@ import org.hpio.archive.trace.TraceRun;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,16 +16,14 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
 
 /**
  * The data a trace replay needs: the loads in order (for short runs, those that fit a byte budget), a tree holding every
- * traced file (copied from the trace's root where it has the file at the listed size, else a stand-in of that
- * size: seeded pseudo-text that Deflate shrinks about as much as source code), each file's CRC-32 (what every
- * load is checked against), and the tree packed in trace order (002 §3.3) into a stored and a Deflate archive.
+ * traced file (as its {@link TraceSource} writes it: copied from a trace's root, a stand-in, generated), each
+ * file's CRC-32 (what every load is checked against), and the tree packed in trace order (002 §3.3) into a stored
+ * and a Deflate archive.
  * Lives under the suite's work directory; {@link #delete()} removes it.
  *
  * @param trace      the loads to replay, as runs
@@ -39,61 +35,65 @@ import java.util.zip.CRC32;
  * @param deflated   the archive with Deflate where it saves 5 %
  * @param standIns   how many files are stand-ins
  * @param traceName  where the trace came from
+ * @param filesNote  what the report says of the files (stand-ins, generated)
  */
 record TraceData(Trace trace, List<TraceEvent> loads, Path tree, Map<String, Long> expected, Map<String, Long> sizes,
-                 Path stored, Path deflated, int standIns, String traceName) {
-    static final String DEFAULT_TRACE = "/traces/python-startup-3runs.trace";
+                 Path stored, Path deflated, int standIns, String traceName, String filesNote) {
+    /** No loads and no files: what {@link Way}s are built over to learn their names before any data is made. */
+    static TraceData none() {
+        return new TraceData(new Trace(List.of()), List.of(), Path.of("none"), Map.of(), Map.of(), Path.of("none.zip"),
+                Path.of("none.zip"), 0, "", "");
+    }
 
     /** Sum of the sizes of all loads. */
     long userBytes() {
         return loads.stream().mapToLong(TraceEvent::size).sum();
     }
 
+    /** {@code traceFile} over {@code root} (null, null: the bundled python startup trace), prepared under {@code work}. */
     static TraceData prepare(Path work, Path traceFile, Path root, long budget) throws IOException {
-        Trace trace;
-        String name;
-        if (traceFile != null) {
-            trace = Trace.read(traceFile);
-            name = traceFile.toString();
-        } else {
-            try (InputStream in = TraceData.class.getResourceAsStream(DEFAULT_TRACE)) {
-                trace = Trace.parse(new java.io.InputStreamReader(in, StandardCharsets.UTF_8), DEFAULT_TRACE);
-            }
-            name = "python-startup-3runs.trace (bundled copy of ../shared/data/traces)";
-            root = root != null ? root : pythonPrefix();
+        return prepare(work, new RecordedTrace(traceFile, root), budget);
+    }
+
+    /** The loads of {@code source} that fit {@code budget} bytes, their files and both archives, under {@code work}. */
+    static TraceData prepare(Path work, TraceSource source, long budget) throws IOException {
+        Trace replayed = withinBudget(source.trace(), budget);
+        List<TraceEvent> loads = replayed.runs().stream().flatMap(r -> r.loads().stream()).toList();
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        loads.forEach(e -> sizes.putIfAbsent(e.path(), e.size()));
+        Path tree = work.resolve("tree");
+        deleteTree(tree);
+        int standIns = populate(tree, sizes, source);
+        Map<String, Long> expected = new LinkedHashMap<>();
+        for (String path : sizes.keySet()) {
+            expected.put(path, crcOf(tree.resolve(path)));
         }
-        List<TraceEvent> loads = new ArrayList<>();
+        List<String> order = TraceOrdering.order(replayed, List.copyOf(sizes.keySet()), FileCacheModel.none());
+        Path stored = work.resolve("trace-stored.zip");
+        Path deflated = work.resolve("trace-deflate.zip");
+        new ArchiveBuilder(tree).minDeflateSavings(1.0).addAll(order).write(stored);
+        new ArchiveBuilder(tree).addAll(order).write(deflated);
+        return new TraceData(replayed, loads, tree, expected, sizes, stored, deflated, standIns, source.name(),
+                source.describeFiles(standIns, sizes.size()));
+    }
+
+    /** The loads of {@code trace} that fit {@code budget} bytes, in order, as runs (a short run keeps what fits). */
+    private static Trace withinBudget(Trace trace, long budget) {
         List<TraceRun> runs = new ArrayList<>();
         long bytes = 0;
         for (TraceRun run : trace.runs()) {
             List<TraceEvent> kept = new ArrayList<>();
             for (TraceEvent e : run.loads()) {
-                if (e.size() <= budget - bytes) { // a short run keeps the loads that fit, in order
+                if (e.size() <= budget - bytes) {
                     kept.add(e);
                     bytes += e.size();
                 }
             }
             if (!kept.isEmpty()) {
                 runs.add(new TraceRun(kept));
-                loads.addAll(kept);
             }
         }
-        Map<String, Long> sizes = new LinkedHashMap<>();
-        loads.forEach(e -> sizes.putIfAbsent(e.path(), e.size()));
-        Path tree = work.resolve("tree");
-        deleteTree(tree);
-        int standIns = populate(tree, sizes, root);
-        Map<String, Long> expected = new LinkedHashMap<>();
-        for (String path : sizes.keySet()) {
-            expected.put(path, crcOf(tree.resolve(path)));
-        }
-        Trace replayed = new Trace(runs);
-        List<String> order = TraceOrdering.order(replayed, List.copyOf(sizes.keySet()), FileCacheModel.none());
-        Path stored = work.resolve("trace-stored.zip");
-        Path deflated = work.resolve("trace-deflate.zip");
-        new ArchiveBuilder(tree).minDeflateSavings(1.0).addAll(order).write(stored);
-        new ArchiveBuilder(tree).addAll(order).write(deflated);
-        return new TraceData(replayed, List.copyOf(loads), tree, expected, sizes, stored, deflated, standIns, name);
+        return new Trace(runs);
     }
 
     void delete() throws IOException {
@@ -113,7 +113,7 @@ record TraceData(Trace trace, List<TraceEvent> loads, Path tree, Map<String, Lon
         return crc.getValue();
     }
 
-    private static int populate(Path tree, Map<String, Long> sizes, Path root) throws IOException {
+    private static int populate(Path tree, Map<String, Long> sizes, TraceSource source) throws IOException {
         int standIns = 0;
         for (Map.Entry<String, Long> f : sizes.entrySet()) {
             Path target = tree.resolve(f.getKey()).normalize();
@@ -121,50 +121,11 @@ record TraceData(Trace trace, List<TraceEvent> loads, Path tree, Map<String, Lon
                 throw new IOException("trace path " + f.getKey() + " leaves the tree");
             }
             Files.createDirectories(target.getParent());
-            Path real = root == null ? null : root.resolve(f.getKey());
-            if (real != null && Files.isRegularFile(real) && Files.size(real) == f.getValue()) {
-                Files.copy(real, target);
-            } else {
-                writeStandIn(target, f.getValue(), f.getKey().hashCode());
+            if (source.write(f.getKey(), f.getValue(), target)) {
                 standIns++;
             }
         }
         return standIns;
-    }
-
-    /** Pseudo-text of {@code size} bytes: seeded words, compressible like source code. */
-    private static void writeStandIn(Path target, long size, long seed) throws IOException {
-        String[] words = {"def ", "self", ".", "return ", "import ", "(", ")", ":\n    ", "if ", "else", " = ",
-                "None", "value", "name", "for ", " in ", "range", "class ", "_cache", "\n", "# ", "args", ", "};
-        SplittableRandom random = new SplittableRandom(seed);
-        byte[] chunk = new byte[1 << 16];
-        try (OutputStream out = Files.newOutputStream(target)) {
-            for (long written = 0; written < size; ) {
-                int n = (int) Math.min(chunk.length, size - written);
-                for (int i = 0; i < n; ) {
-                    byte[] w = words[random.nextInt(words.length)].getBytes(StandardCharsets.US_ASCII);
-                    for (int k = 0; k < w.length && i < n; k++) {
-                        chunk[i++] = w[k];
-                    }
-                }
-                out.write(chunk, 0, n);
-                written += n;
-            }
-        }
-    }
-
-    /** The machine's Python prefix ({@code python3 -c "import sys; print(sys.prefix)"}), or null. */
-    static Path pythonPrefix() {
-        try {
-            Process p = new ProcessBuilder("python3", "-c", "import sys; print(sys.prefix)").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            return p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0 && !out.isEmpty() ? Path.of(out) : null;
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
     }
 
     static void deleteTree(Path dir) throws IOException {

@@ -196,7 +196,7 @@ public final class AsyncSuite implements Suite {
         table.note("Each request is started and then waited for before the next (the cost to the calling thread); "
                 + "AsynchronousFileChannel's completion includes copying its ByteBuffer to or from the long[].");
         report.table(table);
-        Table targets = new Table("Target, same run", List.of("ratio", "value", "target", "met"));
+        Table targets = report.quotedTable("Target, same run", List.of("ratio", "value", "target", "met"));
         for (String op : new String[]{"read-4k", "write-4k", "read-1m", "write-1m"}) {
             Cost hpio = find(costs, "hpio-" + op);
             Cost afc = find(costs, "afc-heap-" + op);

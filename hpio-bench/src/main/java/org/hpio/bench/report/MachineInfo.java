@@ -51,7 +51,7 @@ public record MachineInfo(String cpuModel, int logicalCores, long memoryBytes, S
             device = orUnknown(safe(store::name));
         }
         return new MachineInfo(
-                probeCpuModel(),
+                cpuModelHere(),
                 Math.max(1, Runtime.getRuntime().availableProcessors()),
                 memTotal(),
                 kernelRelease(),
@@ -86,6 +86,19 @@ public record MachineInfo(String cpuModel, int logicalCores, long memoryBytes, S
         m.put("java-vm", javaVm);
         m.put("os", os);
         return m;
+    }
+
+    /**
+     * This machine's CPU model ("model name" of /proc/cpuinfo, or what the kernel calls it), read once: what a
+     * suite's parameters and quoted tables name (see {@link SuiteReport#quotedTable}).
+     */
+    public static String cpuModelHere() {
+        return CpuModel.HERE;
+    }
+
+    /** Holds the CPU model, probed on first use. */
+    private static final class CpuModel {
+        static final String HERE = probeCpuModel();
     }
 
     private static String probeCpuModel() {

@@ -35,6 +35,14 @@ public final class SuiteReport {
         return this;
     }
 
+    /**
+     * A table whose figures are quoted on their own (targets, ratios): its title names this machine's CPU model,
+     * so that a figure never travels without the CPU it was measured on.
+     */
+    public Table quotedTable(String title, List<String> columns) {
+        return new Table(title + " (CPU: " + MachineInfo.cpuModelHere() + ")", columns);
+    }
+
     public SuiteReport table(Table table) {
         tables.add(table);
         return this;

@@ -1,6 +1,7 @@
 package org.hpio.bench.suite;
 
 import org.hpio.bench.io.CProgram;
+import org.hpio.bench.report.MachineInfo;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 
@@ -11,7 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** What a running suite gets: the options, its work directory, its report, progress, and the C programs. */
+/**
+ * What a running suite gets: the options, its work directory, its report, progress, and the C programs. Making one
+ * names the machine's CPU model in the suite's parameters and on the console, so that no suite's figures are
+ * shown without it.
+ */
 public final class BenchContext {
     private final BenchOptions options;
     private final SuiteReport report;
@@ -21,6 +26,9 @@ public final class BenchContext {
         this.options = options;
         this.report = report;
         this.workDir = Files.createDirectories(options.workDir().resolve(report.suite()));
+        String cpu = MachineInfo.cpuModelHere();
+        report.param("cpu", cpu);
+        System.err.println("hpio bench " + report.suite() + ": CPU " + cpu);
     }
 
     public BenchOptions options() {

@@ -184,7 +184,7 @@ public final class BulkSuite implements Suite {
 
     /** The ratios the foundation issue sets as targets, computed from this run. */
     private static Table ratios(SuiteReport report, List<Row> rows) {
-        Table table = new Table("Ratios, same run (warm page cache)", List.of("ratio", "value", "target"));
+        Table table = report.quotedTable("Ratios, same run (warm page cache)", List.of("ratio", "value", "target"));
         ratio(report, table, rows, "bulkraf", "dsb", "read", ">= 10");
         ratio(report, table, rows, "bulkraf", "c", "read", ">= 0.8");
         ratio(report, table, rows, "bulk-native", "mmap", "read", ">= 0.8");

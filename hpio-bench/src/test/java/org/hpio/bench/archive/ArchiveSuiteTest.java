@@ -20,6 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The archive suite end to end on a small trace: every figure it promises is there, and wrong bytes fail. */
 class ArchiveSuiteTest {
+    /** The small trace's bytes: all of it, and the game workload's first loads. */
+    private static final long TRACE_BYTES = 308_000;
+
     @TempDir
     Path work;
 
@@ -42,34 +45,57 @@ class ArchiveSuiteTest {
     @Test
     void reportsEveryConfigurationColdAndWarmTheTargetsAndTheOpeningTime() throws Exception {
         Path trace = smallTrace();
-        BenchOptions options = new BenchOptions(Optional.empty(), List.of(1), 1, BenchOptions.CacheMode.BOTH,
+        BenchOptions options = new BenchOptions(Optional.of(TRACE_BYTES), List.of(1), 1, BenchOptions.CacheMode.BOTH,
                 work.resolve("w"), List.of(), Optional.of(trace), Optional.of(work.resolve("root")),
                 java.util.Map.of("cold", "files")); // "machine" would drop the whole machine's cache per replay
         ArchiveSuite suite = new ArchiveSuite();
         SuiteReport report = new SuiteReport(suite.name(), suite.summary());
         suite.run(new BenchContext(options, report));
         assertEquals(List.of(), report.failures());
-        List<String> configs = ArchiveSuite.ways(dummy()).stream().map(Way::name).toList();
-        for (String config : configs) {
+        for (String config : ArchiveSuite.ways(TraceData.none()).stream().map(Way::name).toList()) {
             for (String state : List.of("-cold", "-warm")) {
                 Result r = find(report, config + state, "effective-read");
                 assertTrue(r.value() > 0, r.toString());
                 assertEquals(5, find(report, config + state, "loads").value());
+                assertTrue(find(report, config + state, "time-per-load").value() > 0);
             }
+        }
+        double gameLoads = find(report, "game-loose-readallbytes-warm", "loads").value();
+        assertTrue(gameLoads > 50, "the game workload's loads that fit " + TRACE_BYTES + " bytes: " + gameLoads);
+        for (String config : ArchiveSuite.coreWays(TraceData.none()).stream().map(Way::name).toList()) {
+            for (String state : List.of("-cold", "-warm")) {
+                assertTrue(find(report, "game-" + config + state, "effective-read").value() > 0);
+                assertEquals(gameLoads, find(report, "game-" + config + state, "loads").value());
+            }
+        }
+        assertTrue(report.results().stream().noneMatch(r -> r.name().startsWith("game-archive-deflate-bs64k")),
+                "the game workload has no sweeps");
+        if (StraceCounter.unavailable().isEmpty()) { // open, read and close at least
+            assertTrue(find(report, "game-loose-readallbytes-warm", "syscalls-per-load").value() >= 3);
+            assertTrue(find(report, "loose-readallbytes-cold", "syscalls-per-load").value() >= 3);
         }
         assertEquals(find(report, "zipfile-stored-warm", "seeks").value(),
                 find(report, "archive-stored-bs32k-qd4-warm", "seeks").value(),
                 "the loader's seeks on stored entries are 002 §4.3's model's on the same layout");
         find(report, "archive-deflate-bs32k-qd4-vs-loose-readallbytes-cold", "effective-read-ratio");
-        find(report, "archive-deflate-bs32k-qd4-vs-zipfile-deflate-cold", "effective-read-ratio");
+        for (String workload : List.of("", "game-")) {
+            for (String state : List.of("-cold", "-warm")) {
+                find(report, workload + "archive-deflate-bs32k-qd4-vs-zipfile-deflate" + state, "effective-read-ratio");
+                find(report, workload + "archive-stored-bs32k-qd4-vs-zipfile-stored" + state, "effective-read-ratio");
+                find(report, workload + "loose-hpio-vs-loose-readallbytes" + state, "effective-read-ratio");
+                find(report, workload + "archive-stored-lookahead-vs-zipfile-stored" + state, "effective-read-ratio");
+            }
+        }
         assertTrue(find(report, "archive-open-50000", "open-time").value() > 0);
+        assertTrue(report.params().get("cpu").toString().length() > 0);
         assertTrue(report.params().get("stand-ins").toString().startsWith("1 of 3"),
                 "lib/c.bin is not under the root: one stand-in");
-        assertTrue(report.tables().stream().anyMatch(t -> t.title().startsWith("Targets")));
-        assertEquals(List.of("archive-block-size", "archive-queue-depth", "archive-approaches"),
+        assertTrue(report.tables().stream().anyMatch(t -> t.title().startsWith("Targets") && t.title().contains("CPU")));
+        assertEquals(List.of("archive-block-size", "archive-queue-depth", "archive-approaches", "archive-game-approaches"),
                 report.charts().stream().map(c -> c.fileStem()).toList());
         assertTrue(Suites.byName("archive").isPresent());
-        assertFalse(Files.exists(work.resolve("w/archive/tree")), "the suite deletes its data");
+        assertFalse(Files.exists(work.resolve("w/archive/python")), "the suite deletes its data");
+        assertFalse(Files.exists(work.resolve("w/archive/game")), "the suite deletes its data");
     }
 
     @Test
@@ -78,26 +104,22 @@ class ArchiveSuiteTest {
         TraceData data = TraceData.prepare(work.resolve("d"), trace, work.resolve("root"), Long.MAX_VALUE);
         Files.writeString(data.tree().resolve("lib/a.py"), "changed\n".repeat(6250)); // same size, other bytes
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> ArchiveSuite.replay(Way.readAllBytes(data), data, null));
+                () -> Replays.replay(Workload.game(), Way.readAllBytes(data), data, null));
         assertTrue(e.getMessage().contains("lib/a.py"), e.getMessage());
         data.delete();
     }
 
     @Test
     void aColdStartIsMachineOrFilesAndAnythingElseIsRefusedByName() {
-        assertEquals(ArchiveSuite.ColdStart.FILES, ArchiveSuite.ColdStart.choose(Optional.of("files")));
+        assertEquals(ColdStart.FILES, ColdStart.choose(Optional.of("files")));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> ArchiveSuite.ColdStart.choose(Optional.of("reboot")));
+                () -> ColdStart.choose(Optional.of("reboot")));
         assertTrue(e.getMessage().contains("'reboot'"), e.getMessage());
-        ArchiveSuite.ColdStart byDefault = ArchiveSuite.ColdStart.choose(Optional.empty());
-        assertEquals(org.hpio.bench.io.PageCache.canDropEverything() ? ArchiveSuite.ColdStart.MACHINE
-                : ArchiveSuite.ColdStart.FILES, byDefault);
+        ColdStart byDefault = ColdStart.choose(Optional.empty());
+        assertEquals(org.hpio.bench.io.PageCache.canDropEverything() ? ColdStart.MACHINE
+                : ColdStart.FILES, byDefault);
     }
 
-    private static TraceData dummy() {
-        return new TraceData(null, List.of(), Path.of("x"), java.util.Map.of(), java.util.Map.of(), Path.of("s"),
-                Path.of("d"), 0, "");
-    }
 
     private static Result find(SuiteReport report, String name, String metric) {
         return report.results().stream().filter(r -> r.name().equals(name) && r.metric().equals(metric)).findFirst()

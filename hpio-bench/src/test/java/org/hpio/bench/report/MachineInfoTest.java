@@ -9,7 +9,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,5 +61,16 @@ class MachineInfoTest {
         assertEquals(m.cpuModel(), map.get("cpu"));
         MachineInfo unknownMemory = new MachineInfo("c", 1, -1, "k", "w", "t", "d", "m", "v", "j", "vm", "os");
         assertEquals(MachineInfo.UNKNOWN, unknownMemory.asMap().get("memory-bytes"));
+    }
+
+    @Test
+    void everySuiteAndEveryQuotedTableNamesTheCpuModel() throws Exception {
+        String cpu = MachineInfo.probe(dir).cpuModel();
+        assertEquals(cpu, MachineInfo.cpuModelHere());
+        SuiteReport report = new SuiteReport("archive", "a suite");
+        new BenchContext(new BenchOptions(Optional.empty(), List.of(1), 1, BenchOptions.CacheMode.WARM, dir,
+                List.of()), report);
+        assertEquals(cpu, report.params().get("cpu"));
+        assertTrue(report.quotedTable("Targets, same run", List.of("ratio")).title().endsWith("(CPU: " + cpu + ")"));
     }
 }

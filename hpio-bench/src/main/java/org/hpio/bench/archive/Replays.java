@@ -1,0 +1,182 @@
+package org.hpio.bench.archive;
+
+import org.hpio.archive.Archive;
+import org.hpio.archive.order.FileCacheModel;
+import org.hpio.archive.order.SeekCounter;
+import org.hpio.archive.trace.TraceEvent;
+import org.hpio.bench.io.PageCache;
+import org.hpio.bench.report.Progress;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * The archive suite's replays of one workload: untimed warm-ups, the timed rounds (interleaved, cold and warm),
+ * and the untimed count of each row's system calls. Every load of every replay is checked (size and CRC-32).
+ */
+final class Replays {
+    /** Warm-up per configuration: at least 3 replays, more (up to 10) until 1 s has passed: compiled code. */
+    static final int WARM_UP_MIN = 3;
+    static final int WARM_UP_MAX = 10;
+    static final long WARM_UP_NANOS = 1_000_000_000L;
+    /**
+     * The loads of a replay whose system calls are counted: strace slows each call many times, and the game
+     * workload's whole replay under it takes a minute; its first 4,000 loads are its start-up and first level.
+     */
+    static final int COUNTED_LOADS = 4_000;
+
+    private Replays() {
+    }
+
+    /** Every row's timed replays, {@code options.repetitions()} rounds of each page-cache state, after warm-ups. */
+    static List<Measured> replayAll(BenchContext context, Workload w, TraceData data, List<Way> ways,
+                                    ColdStart coldStart) {
+        BenchOptions options = context.options();
+        List<Boolean> states = new ArrayList<>();
+        if (options.cache().cold()) {
+            states.add(true);
+        }
+        if (options.cache().warm()) {
+            states.add(false);
+        }
+        warmUp(context, w, data, ways);
+        List<Measured> measured = new ArrayList<>();
+        try (Progress progress = context.progress(w.name() + " replays",
+                (long) options.repetitions() * states.size() * ways.size())) {
+            for (int round = 0; round < options.repetitions(); round++) {
+                for (boolean cold : states) {
+                    for (Way way : ways) {
+                        String what = w.key(way.name()) + (cold ? " cold" : " warm");
+                        progress.message(what);
+                        try {
+                            measured.add(replay(w, way, data, cold ? coldStart : null));
+                        } catch (Exception e) {
+                            context.report().failure(what, e);
+                        }
+                        progress.step();
+                    }
+                }
+            }
+        }
+        return measured;
+    }
+
+    /** Untimed, checked replays of every row: engines started, code compiled, before any figure. */
+    private static void warmUp(BenchContext context, Workload w, TraceData data, List<Way> ways) {
+        for (Way way : ways) {
+            try {
+                long start = System.nanoTime();
+                for (int n = 0; n < WARM_UP_MIN || n < WARM_UP_MAX && System.nanoTime() - start < WARM_UP_NANOS; n++) {
+                    replay(w, way, data, null);
+                }
+            } catch (Exception e) {
+                context.report().failure(w.key(way.name()) + " warm-up", e);
+            }
+        }
+    }
+
+    /**
+     * Each row's system calls in the first {@value #COUNTED_LOADS} loads of one untimed, checked warm replay under
+     * strace; empty when there is no counting ({@link StraceCounter#unavailable()}).
+     */
+    static Map<String, SyscallCount> countSyscalls(BenchContext context, Workload w, TraceData data,
+                                                   List<Way> ways) {
+        Map<String, SyscallCount> counts = new LinkedHashMap<>();
+        if (StraceCounter.unavailable().isPresent()) {
+            return counts;
+        }
+        StraceCounter strace = new StraceCounter(context.workDir());
+        long start = System.nanoTime();
+        try (Progress progress = context.progress(w.name() + " system calls (strace)", ways.size())) {
+            for (Way way : ways) {
+                progress.message(w.key(way.name()));
+                try {
+                    warm(way);
+                    int loads = Math.min(COUNTED_LOADS, data.loads().size());
+                    counts.put(way.name(), strace.count(() -> replayPrepared(w, way, data, false, loads)).over(loads));
+                } catch (Exception e) {
+                    context.report().note("System calls of " + w.key(way.name()) + " not counted: " + e.getMessage());
+                }
+                progress.step();
+            }
+        }
+        context.report().param(w.key("syscall-count-seconds"), Math.round((System.nanoTime() - start) / 1e8) / 10.0);
+        return counts;
+    }
+
+    /**
+     * Replays the trace once with {@code way}, cold as {@code coldStart} says or warm when null; every load is
+     * checked.
+     */
+    static Measured replay(Workload w, Way way, TraceData data, ColdStart coldStart) throws IOException {
+        if (coldStart != null) {
+            coldStart.apply(way.files());
+        } else {
+            warm(way);
+        }
+        Measured m = replayPrepared(w, way, data, coldStart != null, data.loads().size());
+        return m.seeks().isEmpty() && way.name().startsWith("zipfile")
+                ? m.withSeeks(modelSeeks(way.files().getFirst(), data)) : m;
+    }
+
+    private static void warm(Way way) throws IOException {
+        for (Path f : way.files()) {
+            PageCache.warm(f);
+        }
+    }
+
+    /**
+     * Replays the first {@code loads} loads of the trace with {@code way}, the page cache as it is; opening, loads
+     * and releases timed.
+     */
+    private static Measured replayPrepared(Workload w, Way way, TraceData data, boolean cold, int loads)
+            throws IOException {
+        long nanos = 0;
+        long bytes = 0;
+        long t0 = System.nanoTime();
+        long wallStart = t0;
+        OptionalLong seeks;
+        try (Way.Session session = way.opener().open()) {
+            nanos += System.nanoTime() - t0;
+            for (TraceEvent e : data.loads().subList(0, loads)) {
+                long a = System.nanoTime();
+                Way.Loaded loaded = session.load(e.path());
+                long b = System.nanoTime();
+                check(way, e, loaded, data);
+                bytes += loaded.size();
+                long c = System.nanoTime();
+                loaded.release();
+                nanos += b - a + System.nanoTime() - c;
+            }
+            seeks = session.seeks();
+            t0 = System.nanoTime();
+        }
+        long wallEnd = System.nanoTime();
+        nanos += wallEnd - t0;
+        return new Measured(w, way.name(), way.mechanism(), cold, nanos / 1e9, bytes, loads, seeks,
+                (wallEnd - wallStart) / 1e9);
+    }
+
+    private static void check(Way way, TraceEvent e, Way.Loaded loaded, TraceData data) {
+        long expected = data.expected().get(e.path());
+        if (loaded.size() != e.size() || loaded.crc() != expected) {
+            throw new IllegalStateException(way.name() + " loaded " + loaded.size() + " bytes of " + e.path()
+                    + " with CRC-32 " + Long.toHexString(loaded.crc()) + ", expected " + e.size() + " bytes with "
+                    + Long.toHexString(expected));
+        }
+    }
+
+    /** 002 §4.3's seek count on the archive's real layout, no file cache (what ZipFile reads). */
+    private static OptionalLong modelSeeks(Path archive, TraceData data) throws IOException {
+        try (Archive a = Archive.open(archive)) {
+            return OptionalLong.of(SeekCounter.count(data.trace(), a.layout(), FileCacheModel.none()).wholeTrace().seeks());
+        }
+    }
+}
