@@ -98,6 +98,8 @@ public final class AsyncFile implements Closeable {
     /** Requests in flight, and those in I/O Error or Cancelled not yet cleared. */
     private final Set<AsyncFileRequest> tracked = ConcurrentHashMap.newKeySet();
     private final Semaphore slots;
+    /** Which plain writes are done on the initiating thread (small, buffered, nothing else in flight). */
+    private final InlineWrites inlineWrites;
     private volatile boolean closed;
 
     public AsyncFile(String name, String mode) throws IOException {
@@ -128,6 +130,7 @@ public final class AsyncFile implements Closeable {
         this.writable = !mode.equals("r");
         this.file = NativeFile.openWithDurableName(path, flags(mode, options));
         this.slots = new Semaphore(options.maxInFlight());
+        this.inlineWrites = InlineWrites.forFile(file, path);
     }
 
     private static int flags(String mode, AsyncFileOptions options) {
@@ -420,6 +423,7 @@ public final class AsyncFile implements Closeable {
         if (durable) {
             file.forceNewName();
         }
+        boolean inline = !read && !durable && inlineWrites.admits(bytes, othersInFlight());
         acquireSlot();
         int partCount = bytes == 0 ? 0 : read ? (int) ((bytes + MAX_PART - 1) / MAX_PART) : 1;
         long partSize = read ? MAX_PART : bytes;
@@ -462,7 +466,32 @@ public final class AsyncFile implements Closeable {
         }
         AsyncFileRequest r = new AsyncFileRequest(this, description, position, transfer, read, engine, staging,
                 stagingBytes, partCount);
-        return submit(r, ops, stagingBytes);
+        return inline ? perform(r, ops.getFirst(), stagingBytes) : submit(r, ops, stagingBytes);
+    }
+
+    /** Whether any request of this file is in flight (holds a slot) now. */
+    private boolean othersInFlight() {
+        return slots.availablePermits() < options.maxInFlight();
+    }
+
+    /**
+     * Does the one operation of {@code r} on this thread (see {@link InlineWrites}): {@code r} is done when
+     * this returns; a refused admission undoes everything and throws, as {@link #submit} does.
+     */
+    private AsyncFileRequest perform(AsyncFileRequest r, IoOperation op, long stagingBytes) throws IOException {
+        tracked.add(r);
+        IoRequest done;
+        long start = System.nanoTime();
+        try {
+            done = engine.perform(op);
+        } catch (IOException | RuntimeException | Error e) {
+            tracked.remove(r);
+            giveBack(r.stagingBuffers(), stagingBytes);
+            throw e;
+        }
+        inlineWrites.took(System.nanoTime() - start);
+        r.attach(List.of(done));
+        return r;
     }
 
     /** Submits the operations of {@code r}; if the engine refuses part of them, undoes the rest and throws. */

@@ -166,6 +166,34 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         return true;
     }
 
+    /**
+     * Does {@code op} on the calling thread and returns its request, already done: the same admission as a
+     * submission (the fault hook, the engine's bound, the file lease, the table of live requests), then
+     * {@link BlockingIo} instead of the engine's own mechanism, then the same completion (listener, waiters).
+     */
+    public final IoRequest perform(IoOperation op) throws IOException {
+        J job = admit(op);
+        if (!injectedFault(job)) {
+            runBlocking(job);
+        }
+        return job.request;
+    }
+
+    /**
+     * Does {@code job}'s operation by blocking calls on this thread and completes it. An unexpected runtime
+     * failure completes it with EIO (nothing stays live) and is rethrown.
+     */
+    final void runBlocking(J job) {
+        BlockingIo.Outcome outcome;
+        try {
+            outcome = BlockingIo.run(job);
+        } catch (RuntimeException | Error e) {
+            finish(job, 0, Errno.EIO);
+            throw e;
+        }
+        finish(job, outcome.bytes(), outcome.errno());
+    }
+
     /** Completes {@code job}: its file and place in flight are released before waiters and listeners run. */
     final void finish(J job, long bytes, int errno) {
         if (!live.remove(job)) {
