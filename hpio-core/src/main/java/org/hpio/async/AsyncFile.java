@@ -41,7 +41,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * position (the pointer stays); {@code read}/{@code write} take a {@link ByteBuffer} (its remaining bytes; its
  * position and limit are left alone) or a {@link MemorySegment}. Type, bounds and end-of-file checks happen at
  * initiation: a read past the end of the file (counting writes initiated and not yet complete) throws
- * {@link EOFException} there, and nothing is started. Array elements are big-endian by default (the bytes
+ * {@link EOFException} there, and nothing is started. The end of the file is the size this file last saw
+ * (asked of the kernel again whenever that would refuse the read): a file shrunk through another handle
+ * meanwhile ends the read short, which is then an EOFException of the request. Array elements are big-endian by default (the bytes
  * {@code DataOutputStream} and {@code BulkDataOutputStream} write), or native order by option.
  *
  * <h2>Who owns the buffer</h2>
@@ -83,6 +85,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class AsyncFile implements Closeable {
     /** Wait for ever. */
     public static final int TIME_INF = -1;
+    /** The operation name of a force request. */
+    static final String FORCE = "force";
     /** Reads larger than this go to the engine in parts (a kernel read moves at most about 2 GiB). */
     static final long MAX_PART = 1L << 30;
 
@@ -320,7 +324,7 @@ public final class AsyncFile implements Closeable {
         requireOpen();
         file.forceNewName();
         acquireSlot();
-        AsyncFileRequest r = new AsyncFileRequest(this, "force of " + path, 0, null, false, engine,
+        AsyncFileRequest r = new AsyncFileRequest(this, FORCE, 0, null, false, engine,
                 new StagingBuffer[0], 0, 1);
         return submit(r, List.of(IoOperation.fsync(file, metadata)), 0);
     }
@@ -417,8 +421,7 @@ public final class AsyncFile implements Closeable {
             throws IOException {
         requireOpen();
         long bytes = transfer.bytes();
-        String description = what + " of " + bytes + " bytes at offset " + position + " of " + path;
-        check(read, position, bytes, description);
+        check(read, position, bytes, what);
         boolean durable = forceMetadata != null;
         if (durable) {
             file.forceNewName();
@@ -464,7 +467,7 @@ public final class AsyncFile implements Closeable {
         if (!read) {
             initiatedEnd.accumulateAndGet(position + bytes, Math::max);
         }
-        AsyncFileRequest r = new AsyncFileRequest(this, description, position, transfer, read, engine, staging,
+        AsyncFileRequest r = new AsyncFileRequest(this, what, position, transfer, read, engine, staging,
                 stagingBytes, partCount);
         return inline ? perform(r, ops.getFirst(), stagingBytes) : submit(r, ops, stagingBytes);
     }
@@ -499,7 +502,11 @@ public final class AsyncFile implements Closeable {
         tracked.add(r);
         List<IoRequest> submitted;
         try {
-            submitted = ops.isEmpty() ? List.of() : engine.submitAll(ops);
+            submitted = switch (ops.size()) {
+                case 0 -> List.of();
+                case 1 -> List.of(engine.submit(ops.getFirst()));   // no batch lists for the common case
+                default -> engine.submitAll(ops);
+            };
         } catch (PartialSubmissionException e) {
             for (IoRequest part : e.submitted()) {
                 engine.cancel(part);
@@ -530,26 +537,36 @@ public final class AsyncFile implements Closeable {
         slots.release();
     }
 
-    /** Type and range were checked by the Transfer; here: mode, position, end of file, direct-I/O alignment. */
-    private void check(boolean read, long position, long bytes, String description) throws IOException {
+    /**
+     * Type and range were checked by the Transfer; here: mode, position, end of file, direct-I/O alignment.
+     * The end of file is the furthest of the writes initiated here and the file's size as this handle last saw
+     * it, asked again (lseek) only when neither covers the read.
+     */
+    private void check(boolean read, long position, long bytes, String what) throws IOException {
         if (position < 0) {
-            throw new IOException(description + ": negative position");
+            throw new IOException(describe(what, bytes, position, path) + ": negative position");
         }
         if (!read && !writable) {
-            throw new IOException(description + ": the file is open read-only (mode \"r\")");
+            throw new IOException(describe(what, bytes, position, path) + ": the file is open read-only (mode \"r\")");
         }
-        if (read) {
-            long length = Math.max(file.size(), initiatedEnd.get());
+        if (read && position + bytes > initiatedEnd.get()) {
+            long length = Math.max(file.sizeAtLeast(position + bytes), initiatedEnd.get());
             if (position + bytes > length) {
-                throw new EOFException(description + ": the file has only " + length + " bytes");
+                throw new EOFException(describe(what, bytes, position, path) + ": the file has only " + length + " bytes");
             }
         }
         if (file.isDirect() && bytes > 0) {
             long align = file.directAlignment().offsetAlignment();
             if (position % align != 0 || bytes % align != 0) {
-                throw new IOException(description + ": O_DIRECT needs position and length in multiples of " + align);
+                throw new IOException(describe(what, bytes, position, path)
+                        + ": O_DIRECT needs position and length in multiples of " + align);
             }
         }
+    }
+
+    /** A request's description in messages: "readArray of 4096 bytes at offset 0 of /path". */
+    static String describe(String what, long bytes, long position, Path path) {
+        return what + " of " + bytes + " bytes at offset " + position + " of " + path;
     }
 
     /** A place among this file's requests in flight: waits (helping retire completions) or fails fast. */

@@ -1,0 +1,116 @@
+package org.hpio.async;
+
+import org.hpio.internal.io.EngineConfig;
+import org.hpio.internal.io.IoEngine;
+import org.hpio.internal.io.IoEngines;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A small write never overtakes an earlier request of its file still in flight: it goes to the engine behind
+ * it instead of being done inline. Requests are held in flight at will (the portable engine's one worker waits
+ * at a gate the test opens), so "in flight" is certain rather than a race; with one worker the engine runs
+ * them in order, which makes "behind it" visible in the file.
+ */
+class InlineWriteOrderingTest {
+    @TempDir
+    Path dir;
+    private final CountDownLatch gate = new CountDownLatch(1);
+    private IoEngine engine;
+
+    @BeforeEach
+    void start() {
+        engine = IoEngines.openThreads(EngineConfig.defaults().withThreads(1), r -> Thread.ofPlatform().daemon().unstarted(() -> {
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                return;
+            }
+            r.run();
+        }));
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        gate.countDown();
+        engine.close();
+    }
+
+    private AsyncFile open(String name, AsyncFileOptions options) throws IOException {
+        return new AsyncFile(dir.resolve(name), "rw", options, engine);
+    }
+
+    private static byte[] filled(int bytes, int value) {
+        byte[] data = new byte[bytes];
+        Arrays.fill(data, (byte) value);
+        return data;
+    }
+
+    @Test
+    void aSmallWriteBehindAWriteInFlightGoesToTheEngineAndLandsAfterIt() throws Exception {
+        Path path = dir.resolve("behind");
+        try (AsyncFile f = open("behind", AsyncFileOptions.defaults())) {
+            AsyncFileRequest large = f.writeArray(0, filled(1 << 20, 1));   // larger than inline: held at the gate
+            AsyncFileRequest small = f.writeArray(0, filled(4096, 2));      // overlaps it
+            assertEquals(AsyncFileRequest.State.IN_FLIGHT, large.state());
+            assertEquals(AsyncFileRequest.State.IN_FLIGHT, small.state(), "not done inline ahead of the large write");
+            gate.countDown();
+            assertTrue(AsyncFile.allDone(AsyncFile.TIME_INF, large, small));
+        }
+        byte[] file = Files.readAllBytes(path);
+        assertArrayEquals(filled(4096, 2), Arrays.copyOf(file, 4096), "the small write landed second");
+        assertEquals(1, file[4096]);
+    }
+
+    @Test
+    void aSmallWriteBehindAForceOrAReadInFlightGoesToTheEngine() throws Exception {
+        try (AsyncFile f = open("force", AsyncFileOptions.defaults())) {
+            AsyncFileRequest force = f.force(false);
+            AsyncFileRequest afterForce = f.writeArray(0, filled(4096, 3));
+            assertEquals(AsyncFileRequest.State.IN_FLIGHT, afterForce.state(), "not ahead of the force in flight");
+            gate.countDown();
+            assertTrue(AsyncFile.allDone(AsyncFile.TIME_INF, force, afterForce));
+        }
+        try (AsyncFile f = open("force", AsyncFileOptions.defaults())) {
+            AsyncFileRequest read = f.readArray(0, new byte[4096]);
+            AsyncFileRequest afterRead = f.writeArray(0, filled(4096, 4));
+            assertTrue(read.done() && afterRead.done());   // the gate is open now: this checks only that both finish
+        }
+    }
+
+    @Test
+    void largeDurableDsyncAndDirectWritesGoToTheEngine() throws Exception {
+        try (AsyncFile f = open("plain", AsyncFileOptions.defaults());
+             AsyncFile dsync = open("dsync", AsyncFileOptions.defaults().withDsync(true))) {
+            AsyncFileRequest large = f.writeArray(0, new byte[(int) InlineWrites.DEFAULT_MAX_BYTES + 1]);
+            AsyncFileRequest durable = f.writeArrayDurably(1 << 20, new byte[4096], 0, 4096, false);
+            AsyncFileRequest synced = dsync.writeArray(0, new byte[4096]);
+            for (AsyncFileRequest r : new AsyncFileRequest[]{large, durable, synced}) {
+                assertEquals(AsyncFileRequest.State.IN_FLIGHT, r.state(), r.toString());
+            }
+            gate.countDown();
+            assertTrue(AsyncFile.allDone(AsyncFile.TIME_INF, large, durable, synced));
+        }
+    }
+
+    @Test
+    void aSmallWriteWithNothingInFlightIsDoneInlinePastAGateNobodyOpened() throws Exception {
+        try (AsyncFile f = open("inline", AsyncFileOptions.defaults())) {
+            AsyncFileRequest w = f.writeArray(0, filled(4096, 5));
+            assertEquals(AsyncFileRequest.State.COMPLETED, w.state(), "done on this thread, not by the held worker");
+        }
+        assertArrayEquals(filled(4096, 5), Files.readAllBytes(dir.resolve("inline")));
+    }
+}
