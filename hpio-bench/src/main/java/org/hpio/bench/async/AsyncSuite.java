@@ -31,6 +31,12 @@ import java.util.SplittableRandom;
 public final class AsyncSuite implements Suite {
     static final long DEFAULT_SIZE = 64L << 20;
     private static final int ROUNDS = 3;
+    /**
+     * Untimed rounds of every configuration first: the JIT's profiles have then seen every path (reads and
+     * writes, 4 KiB and 1 MiB, inline and queued) before anything is timed, so a timed round is not the one
+     * where code compiled for one configuration is thrown away and recompiled for the next.
+     */
+    private static final int WARMUP_ROUNDS = 1;
     /** The configurations whose writes all go to the engine (inline small writes off), for comparison. */
     private static final String QUEUED_PREFIX = "hpio-queued-";
     /**
@@ -86,7 +92,8 @@ public final class AsyncSuite implements Suite {
                 .param("page-cache", "warm: the file is read once before the runs, and written requests stay in it")
                 .param("pattern", "long i of the file holds i; requests at random positions aligned to their size "
                         + "(SplittableRandom, seed 42); every read checked element by element")
-                .param("rounds", ROUNDS + " interleaved; the round with the median total cost is reported")
+                .param("rounds", WARMUP_ROUNDS + " untimed (every configuration, so the JIT has seen every path), then "
+                        + ROUNDS + " interleaved; the round with the median total cost is reported")
                 .param("timing", "System.nanoTime around the initiating call, and around the wait (done() / "
                         + "Future.get() plus the buffer-to-array copy AsynchronousFileChannel needs)");
         Path path = context.workDir().resolve("async-data.bin");
@@ -95,12 +102,16 @@ public final class AsyncSuite implements Suite {
         try {
             writePattern(path, size);
             PageCache.warm(path);
-            try (Progress progress = context.progress("configurations", (long) configs.size() * ROUNDS)) {
-                for (int round = 0; round < ROUNDS; round++) {
+            try (Progress progress = context.progress("configurations",
+                    (long) configs.size() * (WARMUP_ROUNDS + ROUNDS))) {
+                for (int round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
                     for (Config c : configs) {
-                        progress.message(c.name());
+                        progress.message(c.name() + (round < WARMUP_ROUNDS ? " (warm-up)" : ""));
                         try {
-                            measured.add(measure(c, path, size));
+                            Cost cost = measure(c, path, size);
+                            if (round >= WARMUP_ROUNDS) {
+                                measured.add(cost);
+                            }
                         } catch (Exception e) {
                             report.failure(c.name(), e);
                         }
