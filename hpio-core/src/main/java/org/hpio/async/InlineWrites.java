@@ -14,18 +14,31 @@ import java.util.function.LongSupplier;
  * flight. Such a write only copies into the page cache, which costs less than any hand-off.
  *
  * <p>Design note. ext4 has no non-blocking buffered write (pwritev2 RWF_NOWAIT fails with EOPNOTSUPP), so
- * io_uring hands every buffered ext4 write to a kernel worker (io-wq), and the portable engine hands it to
- * a pool thread: a 4 KiB write paid two thread wake-ups for a copy of about 5 us. Measured side by side
- * (`hpio bench async` and the candidates' rows, 4 KiB heap writes, warm cache, AMD EPYC, 2 vCPUs, see
- * the commit that added this class): io_uring as before, io_uring with IOSQE_ASYNC, and this pwrite on the
- * caller's thread; the pwrite was the cheapest by far, and the only one under 1/1.5 of
- * AsynchronousFileChannel's cost.
+ * io_uring hands every buffered ext4 write to a kernel worker (io-wq: 1,649 of 20,000 4 KiB writes completed
+ * inside io_uring_enter here), and the portable engine hands it to a pool thread: a 4 KiB write paid two
+ * thread wake-ups for a copy of a few microseconds. Candidates, 4 KiB heap-array writes to a warm 64 MiB
+ * file, median of rounds, side by side in one JVM each (AMD EPYC, 2 vCPUs under KVM, Linux 6.18, ext4, a
+ * busy shared machine; microseconds per write, AsynchronousFileChannel with a heap buffer in the same run):
+ * <ul>
+ *   <li>io_uring as before (the kernel punts to io-wq): 9.9; this pwrite on the caller's thread: 3.2;
+ *       AsynchronousFileChannel: 19.2;</li>
+ *   <li>io_uring with IOSQE_ASYNC on every write (straight to io-wq, {@code -Dhpio.uring.offloadBytes=1}):
+ *       13.9, worse than letting the kernel punt;</li>
+ *   <li>the portable engine: pool thread 14.5, this pwrite 3.6.</li>
+ * </ul>
+ * The pwrite is the only one under 1/1.5 of AsynchronousFileChannel's cost, on both engines; {@code hpio
+ * bench async} keeps the queued path as {@code hpio-queued-write-4k} beside it. The bound, 16 KiB: there the
+ * pwrite still cost about half of the queued write (14.8 against 26.2 us), at 64 KiB only 20% less (31.8
+ * against 39.6 us) while holding the caller for the whole copy, which a kernel worker would overlap.
  *
  * <p>What it keeps: the request is the same request, completed (or in I/O Error) when initiation returns;
  * its error surfaces on the Done methods exactly once per request, as any other; the fault injector sees it
  * at the same choke point. Ordering: requests in flight at once are unordered (AsyncFile, Durability), and
  * a write that finds an earlier request of its file in flight goes to the engine as before, so it never
- * overtakes one. A force initiated after it returns covers it, since it completed before. Blocking: a
+ * overtakes one. A force initiated after it returns covers it, since it completed before. Buffers: the
+ * write is staged like any heap write (copied off-heap at initiation); the staging buffer is the request's
+ * during the pwrite and back in its pool when initiation returns, and off-heap memory the caller passed is
+ * the caller's again then. Blocking: a
  * buffered write may wait in the kernel (dirty-page throttling when the disk falls behind, reading a page to
  * fill it partly), or its thread may lose its core; measured here, about 1 in 1,000 random 4 KiB pwrites took
  * over 1 ms (the worst 64 ms) on a busy 2-vCPU VM. When an inline write took longer than {@link #SLOW_NANOS},
