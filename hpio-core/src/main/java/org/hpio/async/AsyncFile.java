@@ -114,6 +114,8 @@ public final class AsyncFile implements Closeable {
     private final Semaphore slots;
     /** Which plain writes are done on the initiating thread (small, buffered, nothing else in flight). */
     private final InlineWrites inlineWrites;
+    /** Which reads are tried at once on the initiating thread (small, buffered, nothing else in flight). */
+    private final InlineReads inlineReads;
     private volatile boolean closed;
 
     public AsyncFile(String name, String mode) throws IOException {
@@ -138,13 +140,28 @@ public final class AsyncFile implements Closeable {
 
     /** On a given engine (tests). */
     AsyncFile(Path path, String mode, AsyncFileOptions options, IoEngine engine) throws IOException {
+        this(path, mode, options, engine, true);
+    }
+
+    /**
+     * On a given engine, every request handed to the engine, none done by the initiating thread (tests that
+     * hold requests in flight at will).
+     */
+    static AsyncFile allToEngine(Path path, String mode, AsyncFileOptions options, IoEngine engine)
+            throws IOException {
+        return new AsyncFile(path, mode, options, engine, false);
+    }
+
+    private AsyncFile(Path path, String mode, AsyncFileOptions options, IoEngine engine, boolean inline)
+            throws IOException {
         this.path = path;
         this.options = options;
         this.engine = engine;
         this.writable = !mode.equals("r");
         this.file = NativeFile.openWithDurableName(path, flags(mode, options));
         this.slots = new Semaphore(options.maxInFlight());
-        this.inlineWrites = InlineWrites.forFile(file, path);
+        this.inlineWrites = inline ? InlineWrites.forFile(file, path) : InlineWrites.NEVER;
+        this.inlineReads = inline ? InlineReads.forFile(file, path) : InlineReads.NEVER;
     }
 
     private static int flags(String mode, AsyncFileOptions options) {
@@ -336,7 +353,7 @@ public final class AsyncFile implements Closeable {
         acquireSlot();
         AsyncFileRequest r = new AsyncFileRequest(this, FORCE, 0, null, false, engine,
                 new StagingBuffer[0], 0, 1);
-        return submit(r, List.of(IoOperation.fsync(file, metadata)), 0);
+        return submit(r, List.of(IoOperation.fsync(file, metadata)), 0, Route.ENGINE);
     }
 
     // ---- synchronization ----
@@ -436,7 +453,7 @@ public final class AsyncFile implements Closeable {
         if (durable) {
             file.forceNewName();
         }
-        boolean inline = !read && !durable && inlineWrites.admits(bytes, othersInFlight());
+        Route route = route(read, durable, bytes);
         acquireSlot();
         int partCount = bytes == 0 ? 0 : read ? (int) ((bytes + MAX_PART - 1) / MAX_PART) : 1;
         long partSize = read ? MAX_PART : bytes;
@@ -479,7 +496,25 @@ public final class AsyncFile implements Closeable {
         }
         AsyncFileRequest r = new AsyncFileRequest(this, what, position, transfer, read, engine, staging,
                 stagingBytes, partCount);
-        return inline ? perform(r, ops.getFirst(), stagingBytes) : submit(r, ops, stagingBytes);
+        return submit(r, ops, stagingBytes, route);
+    }
+
+    /** How a request reaches the kernel. */
+    private enum Route {
+        /** Handed to the engine (the ring or the pool). */
+        ENGINE,
+        /** A small buffered write done by this thread ({@link InlineWrites}). */
+        INLINE_WRITE,
+        /** A small buffered read tried at once without waiting, else handed to the engine ({@link InlineReads}). */
+        READ_NOW
+    }
+
+    /** The route of a single-part request; decided before it takes a place in flight. */
+    private Route route(boolean read, boolean durable, long bytes) {
+        if (read) {
+            return inlineReads.admits(bytes, othersInFlight()) ? Route.READ_NOW : Route.ENGINE;
+        }
+        return !durable && inlineWrites.admits(bytes, othersInFlight()) ? Route.INLINE_WRITE : Route.ENGINE;
     }
 
     /** Whether any request of this file is in flight (holds a slot) now. */
@@ -488,35 +523,23 @@ public final class AsyncFile implements Closeable {
     }
 
     /**
-     * Does the one operation of {@code r} on this thread (see {@link InlineWrites}): {@code r} is done when
-     * this returns, its staging buffer released by its settling (inside attach); a refused admission undoes
-     * everything and throws, as {@link #submit} does.
+     * Submits the operations of {@code r} by {@code route}; if the engine refuses part of them, undoes the rest
+     * and throws. An inline write (or a read done at once) is done when this returns: its settling, inside
+     * attach, released its staging buffer and its place in flight.
      */
-    private AsyncFileRequest perform(AsyncFileRequest r, IoOperation op, long stagingBytes) throws IOException {
-        tracked.add(r);
-        IoRequest done;
-        long start = System.nanoTime();
-        try {
-            done = engine.perform(op);
-        } catch (IOException | RuntimeException | Error e) {
-            tracked.remove(r);
-            giveBack(r.stagingBuffers(), stagingBytes);
-            throw e;
-        }
-        inlineWrites.took(System.nanoTime() - start);
-        r.attach(List.of(done));
-        return r;
-    }
-
-    /** Submits the operations of {@code r}; if the engine refuses part of them, undoes the rest and throws. */
-    private AsyncFileRequest submit(AsyncFileRequest r, List<IoOperation> ops, long stagingBytes) throws IOException {
+    private AsyncFileRequest submit(AsyncFileRequest r, List<IoOperation> ops, long stagingBytes, Route route)
+            throws IOException {
         tracked.add(r);
         List<IoRequest> submitted;
         try {
-            submitted = switch (ops.size()) {
-                case 0 -> List.of();
-                case 1 -> List.of(engine.submit(ops.getFirst()));   // no batch lists for the common case
-                default -> engine.submitAll(ops);
+            submitted = switch (route) {
+                case INLINE_WRITE -> List.of(performTimed(ops.getFirst()));
+                case READ_NOW -> List.of(engine.readNowOrSubmit(ops.getFirst()));
+                case ENGINE -> switch (ops.size()) {
+                    case 0 -> List.of();
+                    case 1 -> List.of(engine.submit(ops.getFirst()));   // no batch lists for the common case
+                    default -> engine.submitAll(ops);
+                };
             };
         } catch (PartialSubmissionException e) {
             for (IoRequest part : e.submitted()) {
@@ -533,6 +556,14 @@ public final class AsyncFile implements Closeable {
         }
         r.attach(submitted);
         return r;
+    }
+
+    /** An inline write on this thread; a slow one makes the next writes go to the engine for a while. */
+    private IoRequest performTimed(IoOperation op) throws IOException {
+        long start = System.nanoTime();
+        IoRequest done = engine.perform(op);
+        inlineWrites.took(System.nanoTime() - start);
+        return done;
     }
 
     /** Returns staging buffers, the budget they held, and this file's slot, after a failed initiation. */

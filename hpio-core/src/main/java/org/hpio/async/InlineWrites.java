@@ -52,6 +52,8 @@ import java.util.function.LongSupplier;
  */
 final class InlineWrites {
     static final String PROPERTY = "hpio.async.inlineWriteBytes";
+    /** No write inline. */
+    static final InlineWrites NEVER = new InlineWrites(0, System::nanoTime);
     static final long DEFAULT_MAX_BYTES = 16 << 10;
     /** An inline write slower than this waited for something other than a copy. */
     static final long SLOW_NANOS = 1_000_000;

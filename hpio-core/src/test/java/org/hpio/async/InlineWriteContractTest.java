@@ -169,4 +169,49 @@ abstract class InlineWriteContractTest {
         }
         assertEquals(List.of(IoOperation.Kind.WRITE, IoOperation.Kind.FSYNC), kinds);
     }
+
+    @Test
+    void aSmallReadOfCachedDataIsDoneWhenInitiationReturns() throws Exception {
+        Files.write(dir.resolve("read"), filled(8192, 11));
+        try (AsyncFile f = open("read", EngineConfig.defaults())) {
+            byte[] back = new byte[4096];
+            AsyncFileRequest r = f.readArray(4096, back);
+            assertEquals(AsyncFileRequest.State.COMPLETED, r.state(), "the data was cached: read at once");
+            assertArrayEquals(filled(4096, 11), back);
+            assertEquals(0, engines.getFirst().staging().held(), "staging bytes given back");
+        }
+    }
+
+    @Test
+    void anInjectedFailureOfASmallReadIsItsIoErrorAndLeavesTheArrayAlone() throws Exception {
+        Files.write(dir.resolve("read-eio"), filled(4096, 12));
+        FaultInjector eio = new FaultInjector(FaultInjector.Kind.EIO, FaultInjector.Mode.ONCE, 1,
+                java.util.EnumSet.of(IoOperation.Kind.READ));
+        try (AsyncFile f = open("read-eio", EngineConfig.defaults().withFaults(eio))) {
+            byte[] back = filled(4096, 1);
+            AsyncFileRequest r = f.readArray(0, back);
+            assertThrows(IOException.class, r::done);
+            assertThrows(IOException.class, () -> r.done(0), "each time, until cleared");
+            assertArrayEquals(filled(4096, 1), back, "a failed read leaves the array as it was");
+            r.clearException();
+            assertTrue(f.readArray(0, back).done());
+            assertArrayEquals(filled(4096, 12), back);
+            assertEquals(1, eio.injected());
+            assertEquals(2, eio.operations(), "the hook was asked once per read");
+        }
+    }
+
+    @Test
+    void aReadPastWhatTheFileHoldsNowIsAnEofOfTheRequest() throws Exception {
+        Path path = dir.resolve("shrunk");
+        Files.write(path, filled(8192, 13));
+        try (AsyncFile f = open("shrunk", EngineConfig.defaults())) {
+            assertEquals(8192, f.length());
+            try (var channel = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.WRITE)) {
+                channel.truncate(6000);                                    // through another handle
+            }
+            AsyncFileRequest r = f.readArray(4096, new byte[4096]);        // passes the check on the size last seen
+            assertThrows(java.io.EOFException.class, r::done, "ended short: the request's EOFException");
+        }
+    }
 }

@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A small write never overtakes an earlier request of its file still in flight: it goes to the engine behind
- * it instead of being done inline. Requests are held in flight at will (the portable engine's one worker waits
+ * A small write (or read) never overtakes an earlier request of its file still in flight: it goes to the
+ * engine behind it instead of being done by the initiating thread. Requests are held in flight at will (the portable engine's one worker waits
  * at a gate the test opens), so "in flight" is certain rather than a race; with one worker the engine runs
  * them in order, which makes "behind it" visible in the file.
  */
@@ -75,7 +75,7 @@ class InlineWriteOrderingTest {
     }
 
     @Test
-    void aSmallWriteBehindAForceOrAReadInFlightGoesToTheEngine() throws Exception {
+    void aSmallWriteBehindAForceInFlightGoesToTheEngine() throws Exception {
         try (AsyncFile f = open("force", AsyncFileOptions.defaults())) {
             AsyncFileRequest force = f.force(false);
             AsyncFileRequest afterForce = f.writeArray(0, filled(4096, 3));
@@ -83,10 +83,35 @@ class InlineWriteOrderingTest {
             gate.countDown();
             assertTrue(AsyncFile.allDone(AsyncFile.TIME_INF, force, afterForce));
         }
-        try (AsyncFile f = open("force", AsyncFileOptions.defaults())) {
-            AsyncFileRequest read = f.readArray(0, new byte[4096]);
-            AsyncFileRequest afterRead = f.writeArray(0, filled(4096, 4));
-            assertTrue(read.done() && afterRead.done());   // the gate is open now: this checks only that both finish
+    }
+
+    @Test
+    void aSmallWriteBehindAReadInFlightAndASmallReadBehindAWriteInFlightGoToTheEngine() throws Exception {
+        Files.write(dir.resolve("mixed"), filled(1 << 16, 9));
+        try (AsyncFile f = open("mixed", AsyncFileOptions.defaults())) {
+            byte[] large = new byte[1 << 15];                               // larger than a read done at once
+            AsyncFileRequest read = f.readArray(0, large);
+            AsyncFileRequest write = f.writeArray(0, filled(4096, 4));
+            assertEquals(AsyncFileRequest.State.IN_FLIGHT, read.state());
+            assertEquals(AsyncFileRequest.State.IN_FLIGHT, write.state(), "not ahead of the read in flight");
+            byte[] small = new byte[4096];
+            AsyncFileRequest readBehind = f.readArray(0, small);
+            assertEquals(AsyncFileRequest.State.IN_FLIGHT, readBehind.state(), "not ahead of the write in flight");
+            gate.countDown();
+            assertTrue(AsyncFile.allDone(AsyncFile.TIME_INF, read, write, readBehind));
+            assertArrayEquals(filled(1 << 15, 9), large, "the read ran before the write");
+            assertArrayEquals(filled(4096, 4), small, "the small read ran after the write");
+        }
+    }
+
+    @Test
+    void aSmallReadOfCachedDataWithNothingInFlightIsDonePastAGateNobodyOpened() throws Exception {
+        Files.write(dir.resolve("cached"), filled(8192, 6));
+        try (AsyncFile f = open("cached", AsyncFileOptions.defaults())) {
+            byte[] back = new byte[4096];
+            AsyncFileRequest r = f.readArray(4096, back);
+            assertEquals(AsyncFileRequest.State.COMPLETED, r.state(), "read at once on this thread");
+            assertArrayEquals(filled(4096, 6), back);
         }
     }
 

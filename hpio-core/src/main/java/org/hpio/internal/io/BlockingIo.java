@@ -45,6 +45,22 @@ final class BlockingIo {
         }
     }
 
+    /**
+     * {@code job}'s read (or the prefix a short fault left of it) if all of it can be had without waiting for
+     * the device (preadv2 RWF_NOWAIT); null when not (none or only part of it is in the page cache, or the
+     * file system cannot say: the engine then does the whole read as usual), or at the end of the file (the
+     * engine reports the short read as usual). A failure is the outcome's errno.
+     */
+    static Outcome readNow(EngineBase.Job job) {
+        IoOperation op = job.op();
+        try {
+            long bytes = Syscalls.preadNoWait(job.fd(), op.buffer(), op.position(), op.file().path());
+            return bytes == op.length() ? new Outcome(bytes, 0) : null;
+        } catch (IOException e) {
+            return new Outcome(0, Errno.of(e));
+        }
+    }
+
     /** Writes all of the buffer, then forces; the result counts the bytes written even when a step fails. */
     private static Outcome writeThenFsync(EngineBase.Job job, MemorySegment buffer) {
         IoOperation op = job.op();

@@ -62,6 +62,18 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
 
     abstract J newJob(IoRequest request, NativeFile.Lease lease);
 
+    /** Hands an admitted job to the engine's own mechanism (the ring, or the pool). */
+    abstract void enqueue(J job);
+
+    /** See {@link IoEngine#submit}: admission, then the injected fault or the engine's mechanism. */
+    public final IoRequest submit(IoOperation op) throws IOException {
+        J job = admit(op);
+        if (!injectedFault(job)) {
+            enqueue(job);
+        }
+        return job.request;
+    }
+
     /**
      * Admits {@code op}: asks the fault hook about it (once), waits for (or, fail-fast, demands) a free place
      * in flight; leases its file. A refused submission (injected) throws before anything is held.
@@ -175,6 +187,27 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         J job = admit(op);
         if (!injectedFault(job)) {
             runBlocking(job);
+        }
+        return job.request;
+    }
+
+    /**
+     * See {@link IoEngine#readNowOrSubmit}: one admission (the fault hook is asked once), then a read that does
+     * not wait on this thread, and only if that could not read everything, the engine's mechanism.
+     */
+    public final IoRequest readNowOrSubmit(IoOperation op) throws IOException {
+        if (op.kind() != IoOperation.Kind.READ) {
+            throw new IllegalArgumentException("only a read can be tried without waiting, not " + op.describe());
+        }
+        J job = admit(op);
+        if (injectedFault(job)) {
+            return job.request;
+        }
+        BlockingIo.Outcome outcome = BlockingIo.readNow(job);
+        if (outcome == null) {
+            enqueue(job);
+        } else {
+            finish(job, outcome.bytes(), outcome.errno());
         }
         return job.request;
     }

@@ -45,6 +45,14 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
     IoRequest perform(IoOperation operation) throws IOException;
 
     /**
+     * A READ done at once on the calling thread when all of its data is in the page cache (preadv2 with
+     * RWF_NOWAIT, which never waits for the device), and its request returned done; otherwise submitted as
+     * {@link #submit} does, in flight as usual. The fault hook is asked once either way; a refused admission
+     * throws. For small reads, whose hand-off to the engine costs more than the copy.
+     */
+    IoRequest readNowOrSubmit(IoOperation operation) throws IOException;
+
+    /**
      * Asks for {@code request} to be cancelled. It then completes with ECANCELED, or normally if it finished
      * first; either way its buffer is the caller's again only once it is done. Returns false when the request
      * is already done or not of this engine.

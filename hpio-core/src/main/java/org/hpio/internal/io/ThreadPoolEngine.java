@@ -75,13 +75,10 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
         return new PoolJob(this, request, lease);
     }
 
+    /** Hands one admitted job to the pool. */
     @Override
-    public IoRequest submit(IoOperation operation) throws IOException {
-        PoolJob job = admit(operation);
-        if (!injectedFault(job)) {
-            pool.execute(job);
-        }
-        return job.request;
+    void enqueue(PoolJob job) {
+        pool.execute(job);
     }
 
     @Override

@@ -350,4 +350,23 @@ abstract class EngineContractTest {
             assertEquals(0, engine.inFlight());
         }
     }
+
+    @Test
+    void readNowOrSubmitReadsCachedDataAtOnceAndHandsTheRestToTheEngine() throws Exception {
+        Path path = dir.resolve("read-now");
+        byte[] data = randomBytes(new Random(23), 8192);
+        Files.write(path, data);
+        try (NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY)) {
+            MemorySegment back = arena.allocate(4096);
+            IoRequest cached = engine.readNowOrSubmit(IoOperation.read(file, back, 4096));
+            assertTrue(cached.isDone(), "cached: done when the call returns");
+            assertEquals(4096, cached.resultOrThrow());
+            assertArrayEquals(java.util.Arrays.copyOfRange(data, 4096, 8192), back.toArray(JAVA_BYTE));
+            IoRequest atTheEnd = engine.readNowOrSubmit(IoOperation.read(file, arena.allocate(4096), 8092));
+            assertEquals(100, await(atTheEnd), "short at the end of the file, reported as such");
+            assertThrows(IllegalArgumentException.class,
+                    () -> engine.readNowOrSubmit(IoOperation.write(file, buffer(new byte[1]), 0)));
+            assertEquals(0, engine.inFlight());
+        }
+    }
 }
