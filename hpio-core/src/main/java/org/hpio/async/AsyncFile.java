@@ -57,15 +57,18 @@ import java.util.concurrent.locks.ReentrantLock;
  *       directly, with no copy: it is the request's until the request is done.</li>
  * </ul>
  *
- * <h2>Small writes</h2>
+ * <h2>Small requests</h2>
  * A plain write of at most 16 KiB ({@code -Dhpio.async.inlineWriteBytes}) to a regular file opened without
  * O_DIRECT, DSYNC or SYNC, initiated while no other request of the file is in flight, is done by the
  * initiating call itself: one pwrite that copies into the page cache, cheaper than handing it to a kernel or
  * pool thread (measured: about a third of the cost, see {@code InlineWrites}). Its request is returned
  * Completed, or in I/O Error with its exception thrown by the Done methods as for any request; the staged
  * copy is back in the pool when the call returns. Every other write, and every write initiated while an
- * earlier request of the file is in flight, goes to the engine as before. The durability and ordering rules
- * below are the same for both.
+ * earlier request of the file is in flight, goes to the engine as before. Likewise a read of at most 16 KiB
+ * ({@code -Dhpio.async.inlineReadBytes}) of such a file (DSYNC or SYNC allowed), with nothing else of the file
+ * in flight, is tried at once with preadv2 RWF_NOWAIT, which never waits for the device: it is returned
+ * Completed when its data was all cached, and goes to the engine otherwise ({@code InlineReads}). The
+ * durability and ordering rules below are the same for all of them.
  *
  * <h2>Bounds</h2>
  * At most {@link AsyncFileOptions#maxInFlight()} requests of this file, and the engine's bounds on requests

@@ -7,29 +7,33 @@ import java.nio.file.Path;
 
 /**
  * hpio's AsyncFile: readArray/writeArray of a long[] (big-endian in the file), then done(). With
- * {@code inlineWrites} false, every write goes to the engine (the file is opened with
- * {@code -Dhpio.async.inlineWriteBytes=0}, the switch AsyncFile reads at open): the candidate the inline
- * small-write path replaced, kept in the report for comparison.
+ * {@code inline} false, every request goes to the engine: the file is opened with
+ * {@code -Dhpio.async.inlineWriteBytes=0} and {@code -Dhpio.async.inlineReadBytes=0} (the switches AsyncFile
+ * reads at open), the candidate the inline small-request paths replaced, kept in the report for comparison.
  */
 final class HpioCost implements RequestCost {
-    private static final String INLINE_PROPERTY = "hpio.async.inlineWriteBytes";
+    private static final String[] INLINE_PROPERTIES = {"hpio.async.inlineWriteBytes", "hpio.async.inlineReadBytes"};
     private final AsyncFile file;
     private AsyncFileRequest request;
 
-    HpioCost(Path path, boolean inlineWrites) throws Exception {
-        this.file = inlineWrites ? new AsyncFile(path, "rw") : openWithoutInlineWrites(path);
+    HpioCost(Path path, boolean inline) throws Exception {
+        this.file = inline ? new AsyncFile(path, "rw") : openAllToEngine(path);
     }
 
-    private static AsyncFile openWithoutInlineWrites(Path path) throws Exception {
-        String before = System.getProperty(INLINE_PROPERTY);
-        System.setProperty(INLINE_PROPERTY, "0");
+    private static AsyncFile openAllToEngine(Path path) throws Exception {
+        String[] before = new String[INLINE_PROPERTIES.length];
+        for (int i = 0; i < before.length; i++) {
+            before[i] = System.setProperty(INLINE_PROPERTIES[i], "0");
+        }
         try {
             return new AsyncFile(path, "rw");
         } finally {
-            if (before == null) {
-                System.clearProperty(INLINE_PROPERTY);
-            } else {
-                System.setProperty(INLINE_PROPERTY, before);
+            for (int i = 0; i < before.length; i++) {
+                if (before[i] == null) {
+                    System.clearProperty(INLINE_PROPERTIES[i]);
+                } else {
+                    System.setProperty(INLINE_PROPERTIES[i], before[i]);
+                }
             }
         }
     }
