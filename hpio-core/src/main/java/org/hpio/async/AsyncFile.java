@@ -43,8 +43,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * initiation: a read past the end of the file (counting writes initiated and not yet complete) throws
  * {@link EOFException} there, and nothing is started. The end of the file is the size this file last saw
  * (asked of the kernel again whenever that would refuse the read): a file shrunk through another handle
- * meanwhile ends the read short, which is then an EOFException of the request. Array elements are big-endian by default (the bytes
- * {@code DataOutputStream} and {@code BulkDataOutputStream} write), or native order by option.
+ * meanwhile ends the read short, which is then an EOFException of the request. Array elements are big-endian
+ * by default (the bytes {@code DataOutputStream} and {@code BulkDataOutputStream} write), or native order by
+ * option.
  *
  * <h2>Who owns the buffer</h2>
  * <ul>
@@ -512,7 +513,10 @@ public final class AsyncFile implements Closeable {
         READ_NOW
     }
 
-    /** The route of a single-part request; decided before it takes a place in flight. */
+    /**
+     * The route of a request, decided before it takes a place in flight. A request another thread initiates
+     * meanwhile is concurrent with this one, so unordered with it whichever route either takes.
+     */
     private Route route(boolean read, boolean durable, long bytes) {
         if (read) {
             return inlineReads.admits(bytes, othersInFlight()) ? Route.READ_NOW : Route.ENGINE;
@@ -597,7 +601,8 @@ public final class AsyncFile implements Closeable {
         if (read && position + bytes > initiatedEnd.get()) {
             long length = Math.max(file.sizeAtLeast(position + bytes), initiatedEnd.get());
             if (position + bytes > length) {
-                throw new EOFException(describe(what, bytes, position, path) + ": the file has only " + length + " bytes");
+                throw new EOFException(describe(what, bytes, position, path) + ": the file has only " + length
+                        + " bytes");
             }
         }
         if (file.isDirect() && bytes > 0) {

@@ -148,7 +148,8 @@ public final class AsyncFileRequest {
         }
         String where = " at offset " + (op.position() + part.result()) + " of " + parent.path();
         return read ? new EOFException(description() + ": the file ended" + where + " (truncated since initiation?)")
-                : new IOException(description() + ": only " + part.result() + " of " + asked + " bytes written; stopped" + where);
+                : new IOException(description() + ": only " + part.result() + " of " + asked
+                        + " bytes written; stopped" + where);
     }
 
     // ---- the paper's methods ----

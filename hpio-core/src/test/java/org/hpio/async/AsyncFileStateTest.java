@@ -118,7 +118,8 @@ class AsyncFileStateTest {
 
     @Test
     void atTheFilesBoundInitiationFailsFastOrWaits() throws Exception {
-        try (AsyncFile f = AsyncFile.allToEngine(data, "r", AsyncFileOptions.defaults().withMaxInFlight(2).withFailFast(true), engine)) {
+        try (AsyncFile f = AsyncFile.allToEngine(data, "r",
+                AsyncFileOptions.defaults().withMaxInFlight(2).withFailFast(true), engine)) {
             f.readArray(new byte[10]);
             f.readArray(new byte[10]);
             assertThrows(IOException.class, () -> f.readArray(new byte[10]));

@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * each engine (one subclass per engine): it is a request like any other, done when initiation returns, its
  * failure thrown by every Done method until cleared (exactly one fault, seen by the fault hook), a refused
  * admission thrown by the initiating call with nothing left behind, its place among the file's requests in
- * flight given back, and a force initiated after it sees it completed.
+ * flight given back, and a force initiated after it sees it completed. Likewise a small read done at once
+ * ({@link InlineReads}): its data in the array, a failure its own, an end of file found short its EOF.
  */
 abstract class InlineWriteContractTest {
     @TempDir
@@ -164,7 +165,8 @@ abstract class InlineWriteContractTest {
             return 0;
         }))) {
             AsyncFileRequest w = f.writeArray(0, filled(4096, 8));
-            assertEquals(AsyncFileRequest.State.COMPLETED, w.state(), "completed before the force is initiated: covered");
+            assertEquals(AsyncFileRequest.State.COMPLETED, w.state(),
+                    "completed before the force is initiated: covered");
             assertTrue(f.force(false).done());
         }
         assertEquals(List.of(IoOperation.Kind.WRITE, IoOperation.Kind.FSYNC), kinds);

@@ -20,9 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A small write (or read) never overtakes an earlier request of its file still in flight: it goes to the
- * engine behind it instead of being done by the initiating thread. Requests are held in flight at will (the portable engine's one worker waits
- * at a gate the test opens), so "in flight" is certain rather than a race; with one worker the engine runs
- * them in order, which makes "behind it" visible in the file.
+ * engine behind it instead of being done by the initiating thread. Requests are held in flight at will (the
+ * portable engine's one worker waits at a gate the test opens), so "in flight" is certain rather than a race;
+ * with one worker the engine runs them in order, which makes "behind it" visible in the file.
  */
 class InlineWriteOrderingTest {
     @TempDir

@@ -75,7 +75,8 @@ public final class Syscalls {
      * Each thread's one-entry iovec for {@link #preadNoWait}, reused as {@link #CAPTURE_SEGMENT} is (filled
      * and consumed within one call on the thread); owned by an automatic arena.
      */
-    private static final ThreadLocal<MemorySegment> IOVEC = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(16, 8));
+    private static final ThreadLocal<MemorySegment> IOVEC =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(16, 8));
     private static final MethodHandle PWRITE_HEAP = downcall("pwrite", RW, Linker.Option.critical(true));
     private static final MethodHandle LSEEK = downcall("lseek",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
