@@ -60,8 +60,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>Small requests</h2>
  * A plain write of at most 16 KiB ({@code -Dhpio.async.inlineWriteBytes}) to a regular file opened without
- * O_DIRECT, DSYNC or SYNC, initiated while no other request of the file is in flight, is done by the
- * initiating call itself: one pwrite that copies into the page cache, cheaper than handing it to a kernel or
+ * O_DIRECT, DSYNC or SYNC, initiated by a platform thread while no other request of the file is in flight,
+ * is done by the initiating call itself: one pwrite that copies into the page cache, cheaper than handing it to a kernel or
  * pool thread (measured: about a third of the cost, see {@code InlineWrites}). Its request is returned
  * Completed, or in I/O Error with its exception thrown by the Done methods as for any request; the staged
  * copy is back in the pool when the call returns. Every other write, and every write initiated while an

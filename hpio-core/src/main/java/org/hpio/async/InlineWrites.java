@@ -10,8 +10,9 @@ import java.util.function.LongSupplier;
 /**
  * Which writes of one file are done on the initiating thread ({@code IoEngine.perform}: one pwrite, through
  * the engine's fault hook, bounds and file lease) instead of being handed to the engine: small plain writes
- * to a regular file opened buffered (no O_DIRECT, DSYNC or SYNC), while no other request of the file is in
- * flight. Such a write only copies into the page cache, which costs less than any hand-off.
+ * to a regular file opened buffered (no O_DIRECT, DSYNC or SYNC), from a platform thread, while no other
+ * request of the file is in flight. Such a write only copies into the page cache, which costs less than any
+ * hand-off.
  *
  * <p>Design note. ext4 has no non-blocking buffered write (pwritev2 RWF_NOWAIT fails with EOPNOTSUPP), so
  * io_uring hands every buffered ext4 write to a kernel worker (io-wq: 1,649 of 20,000 4 KiB writes completed
@@ -85,10 +86,12 @@ final class InlineWrites {
 
     /**
      * Whether a plain write of {@code bytes} goes inline; {@code othersInFlight}: whether any request of the
-     * file is in flight now (the write then goes to the engine, behind it).
+     * file is in flight now (the write then goes to the engine, behind it). Never from a virtual thread: a
+     * write that waits in the kernel would hold its carrier (the engines never block one in the kernel).
      */
     boolean admits(long bytes, boolean othersInFlight) {
-        return bytes > 0 && bytes <= maxBytes && !othersInFlight && !backingOff();
+        return bytes > 0 && bytes <= maxBytes && !othersInFlight && !Thread.currentThread().isVirtual()
+                && !backingOff();
     }
 
     /** Notes how long an inline write took: a slow one starts a back-off (the next one twice as long). */

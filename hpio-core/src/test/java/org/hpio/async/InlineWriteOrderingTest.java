@@ -138,4 +138,22 @@ class InlineWriteOrderingTest {
         }
         assertArrayEquals(filled(4096, 5), Files.readAllBytes(dir.resolve("inline")));
     }
+
+    @Test
+    void aSmallWriteFromAVirtualThreadGoesToTheEngine() throws Exception {
+        try (AsyncFile f = open("virtual", AsyncFileOptions.defaults())) {
+            AsyncFileRequest[] w = new AsyncFileRequest[1];
+            Thread.ofVirtual().start(() -> {
+                try {
+                    w[0] = f.writeArray(0, filled(4096, 8));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).join();
+            assertEquals(AsyncFileRequest.State.IN_FLIGHT, w[0].state(), "a write that may wait never holds a carrier");
+            gate.countDown();
+            assertTrue(w[0].done());
+        }
+        assertArrayEquals(filled(4096, 8), Files.readAllBytes(dir.resolve("virtual")));
+    }
 }
