@@ -18,8 +18,11 @@ import java.nio.file.Path;
  * measured on the io_uring engine, 4 KiB reads from a warm file, 3.5 to 6.5 us per read submitted and
  * awaited against 1.6 to 2.6 us done at once (AMD EPYC, 2 vCPUs, a busy shared machine); through AsyncFile
  * ({@code hpio bench async}, same run) 3.06 us against 4.92 us with every read to the engine
- * ({@code hpio-queued-read-4k}) and 17.0 us for AsynchronousFileChannel. On the portable engine the
- * hand-off to a pool thread cost more still. A read done at once is the same request: its data
+ * ({@code hpio-queued-read-4k}) and 17.0 us for AsynchronousFileChannel; other runs on the busy machine
+ * ranged from a tie to twice as fast. On the portable engine it pays most: 11 to 46 us through a pool
+ * thread against 4 to 5 us at once. The price: a read of data not in the page cache makes one preadv2 that
+ * returns EAGAIN (about a microsecond) before it goes to the engine, small beside the device's time; a read
+ * of which only part is cached is read again whole by the engine. A read done at once is the same request: its data
  * lands in the caller's array when it is seen done (here: before initiation returns), a failure is its
  * exception, and a fault injected into it surfaces once.
  *
