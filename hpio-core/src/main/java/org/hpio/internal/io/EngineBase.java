@@ -10,7 +10,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What both engines share: admission against the in-flight bound, the file lease each request holds until it
- * completes, the O_DIRECT alignment check, the table of live requests, and the drain on close.
+ * completes, the O_DIRECT alignment check, the table of live requests, submission (admission, then the
+ * engine's {@link #enqueue}), the operations done on the calling thread instead ({@link #perform},
+ * {@link #readNowOrSubmit}: the same admission, so the same fault hook and bounds), and the drain on close.
  *
  * @param <J> the engine's per-request state
  */
@@ -203,7 +205,13 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         if (injectedFault(job)) {
             return job.request;
         }
-        BlockingIo.Outcome outcome = BlockingIo.readNow(job);
+        BlockingIo.Outcome outcome;
+        try {
+            outcome = BlockingIo.readNow(job);
+        } catch (RuntimeException | Error e) {
+            finish(job, 0, Errno.EIO);   // nothing stays live
+            throw e;
+        }
         if (outcome == null) {
             enqueue(job);
         } else {
