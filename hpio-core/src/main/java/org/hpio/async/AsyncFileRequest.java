@@ -166,6 +166,10 @@ public final class AsyncFileRequest {
      * {@link InterruptedIOException} when the thread is interrupted while it waits.
      */
     public boolean done(long timetowait) throws IOException {
+        if (settled()) {   // already done (a small request is, when initiation returns): nothing to wait for
+            throwIfFailed();
+            return true;
+        }
         return AsyncFile.allDone(timetowait, this);
     }
 
