@@ -39,7 +39,8 @@ public final class AsyncFileRequest {
     /** The file this request belongs to. */
     public final AsyncFile parent;
 
-    private final String what;
+    /** The initiating method ("writeArray", "force"...): the description is made from it only when needed. */
+    private final String operation;
     private final long position;
     private final long length;
     /**
@@ -58,10 +59,10 @@ public final class AsyncFileRequest {
     private volatile long transferred;
     private final AtomicReference<CompletableFuture<Long>> future = new AtomicReference<>();
 
-    AsyncFileRequest(AsyncFile parent, String what, long position, Transfer transfer, boolean read,
+    AsyncFileRequest(AsyncFile parent, String operation, long position, Transfer transfer, boolean read,
                      IoEngine engine, StagingBuffer[] staging, long stagingBytes, int parts) {
         this.parent = parent;
-        this.what = what;
+        this.operation = operation;
         this.position = position;
         this.length = transfer == null ? 0 : transfer.bytes();
         this.transfer = read || (transfer != null && transfer.direct() != null) ? transfer : null;
@@ -119,7 +120,7 @@ public final class AsyncFileRequest {
                 }
             }
         } catch (RuntimeException e) {
-            error = new IOException(what + ": " + e, e);
+            error = new IOException(description() + ": " + e, e);
         } finally {
             for (StagingBuffer buffer : staging) {
                 buffer.release();
@@ -130,7 +131,7 @@ public final class AsyncFileRequest {
         }
         transfer = null;
         transferred = moved;
-        failure = cancelled ? new AsyncIOCanceledException(what + " was cancelled") : error;
+        failure = cancelled ? new AsyncIOCanceledException(description() + " was cancelled") : error;
         state = cancelled ? State.CANCELLED : error != null ? State.IO_ERROR : State.COMPLETED;
         parent.retired(this);
         CompletableFuture<Long> f = future.get();
@@ -146,8 +147,9 @@ public final class AsyncFileRequest {
             return null;
         }
         String where = " at offset " + (op.position() + part.result()) + " of " + parent.path();
-        return read ? new EOFException(what + ": the file ended" + where + " (truncated since initiation?)")
-                : new IOException(what + ": only " + part.result() + " of " + asked + " bytes written; stopped" + where);
+        return read ? new EOFException(description() + ": the file ended" + where + " (truncated since initiation?)")
+                : new IOException(description() + ": only " + part.result() + " of " + asked
+                        + " bytes written; stopped" + where);
     }
 
     // ---- the paper's methods ----
@@ -164,6 +166,10 @@ public final class AsyncFileRequest {
      * {@link InterruptedIOException} when the thread is interrupted while it waits.
      */
     public boolean done(long timetowait) throws IOException {
+        if (settled()) {   // already done (a small request is, when initiation returns): nothing to wait for
+            throwIfFailed();
+            return true;
+        }
         return AsyncFile.allDone(timetowait, this);
     }
 
@@ -258,6 +264,12 @@ public final class AsyncFileRequest {
         });
     }
 
+    /** What the request is, for messages: "writeArray of 4096 bytes at offset 0 of /path", "force of /path". */
+    String description() {
+        return operation.equals(AsyncFile.FORCE) ? operation + " of " + parent.path()
+                : AsyncFile.describe(operation, length, position, parent.path());
+    }
+
     // ---- for AsyncFile ----
 
     StagingBuffer[] stagingBuffers() {
@@ -302,6 +314,6 @@ public final class AsyncFileRequest {
 
     @Override
     public String toString() {
-        return what + " [" + state + "]";
+        return description() + " [" + state + "]";
     }
 }

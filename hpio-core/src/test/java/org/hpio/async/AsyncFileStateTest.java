@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Figure 4's transitions and the timeouts, with requests held in flight at will: the engine's workers wait at
- * a gate the test opens, so "in flight" is certain rather than a race.
+ * a gate the test opens, so "in flight" is certain rather than a race. The files send every request to the
+ * engine ({@link AsyncFile#allToEngine}): a small read is otherwise done at once when its data is cached.
  */
 class AsyncFileStateTest {
     @TempDir
@@ -54,7 +55,7 @@ class AsyncFileStateTest {
     }
 
     private AsyncFile open(String mode) throws IOException {
-        return new AsyncFile(data, mode, AsyncFileOptions.defaults(), engine);
+        return AsyncFile.allToEngine(data, mode, AsyncFileOptions.defaults(), engine);
     }
 
     @Test
@@ -117,7 +118,8 @@ class AsyncFileStateTest {
 
     @Test
     void atTheFilesBoundInitiationFailsFastOrWaits() throws Exception {
-        try (AsyncFile f = new AsyncFile(data, "r", AsyncFileOptions.defaults().withMaxInFlight(2).withFailFast(true), engine)) {
+        try (AsyncFile f = AsyncFile.allToEngine(data, "r",
+                AsyncFileOptions.defaults().withMaxInFlight(2).withFailFast(true), engine)) {
             f.readArray(new byte[10]);
             f.readArray(new byte[10]);
             assertThrows(IOException.class, () -> f.readArray(new byte[10]));
@@ -130,7 +132,7 @@ class AsyncFileStateTest {
 
     @Test
     void waitingInitiationProceedsOnceRoomIsMade() throws Exception {
-        try (AsyncFile f = new AsyncFile(data, "r", AsyncFileOptions.defaults().withMaxInFlight(1), engine)) {
+        try (AsyncFile f = AsyncFile.allToEngine(data, "r", AsyncFileOptions.defaults().withMaxInFlight(1), engine)) {
             f.readArray(new byte[10]);
             Thread opener = Thread.ofPlatform().start(() -> {
                 try {

@@ -10,7 +10,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What both engines share: admission against the in-flight bound, the file lease each request holds until it
- * completes, the O_DIRECT alignment check, the table of live requests, and the drain on close.
+ * completes, the O_DIRECT alignment check, the table of live requests, submission (admission, then the
+ * engine's {@link #enqueue}), the operations done on the calling thread instead ({@link #perform},
+ * {@link #readNowOrSubmit}: the same admission, so the same fault hook and bounds), and the drain on close.
  *
  * @param <J> the engine's per-request state
  */
@@ -61,6 +63,18 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     abstract String engineName();
 
     abstract J newJob(IoRequest request, NativeFile.Lease lease);
+
+    /** Hands an admitted job to the engine's own mechanism (the ring, or the pool). */
+    abstract void enqueue(J job);
+
+    /** See {@link IoEngine#submit}: admission, then the injected fault or the engine's mechanism. */
+    public final IoRequest submit(IoOperation op) throws IOException {
+        J job = admit(op);
+        if (!injectedFault(job)) {
+            enqueue(job);
+        }
+        return job.request;
+    }
 
     /**
      * Admits {@code op}: asks the fault hook about it (once), waits for (or, fail-fast, demands) a free place
@@ -164,6 +178,61 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         }
         finish(job, 0, errno);
         return true;
+    }
+
+    /**
+     * Does {@code op} on the calling thread and returns its request, already done: the same admission as a
+     * submission (the fault hook, the engine's bound, the file lease, the table of live requests), then
+     * {@link BlockingIo} instead of the engine's own mechanism, then the same completion (listener, waiters).
+     */
+    public final IoRequest perform(IoOperation op) throws IOException {
+        J job = admit(op);
+        if (!injectedFault(job)) {
+            runBlocking(job);
+        }
+        return job.request;
+    }
+
+    /**
+     * See {@link IoEngine#readNowOrSubmit}: one admission (the fault hook is asked once), then a read that does
+     * not wait on this thread, and only if that could not read everything, the engine's mechanism.
+     */
+    public final IoRequest readNowOrSubmit(IoOperation op) throws IOException {
+        if (op.kind() != IoOperation.Kind.READ) {
+            throw new IllegalArgumentException("only a read can be tried without waiting, not " + op.describe());
+        }
+        J job = admit(op);
+        if (injectedFault(job)) {
+            return job.request;
+        }
+        BlockingIo.Outcome outcome;
+        try {
+            outcome = BlockingIo.readNow(job);
+        } catch (RuntimeException | Error e) {
+            finish(job, 0, Errno.EIO);   // nothing stays live
+            throw e;
+        }
+        if (outcome == null) {
+            enqueue(job);
+        } else {
+            finish(job, outcome.bytes(), outcome.errno());
+        }
+        return job.request;
+    }
+
+    /**
+     * Does {@code job}'s operation by blocking calls on this thread and completes it. An unexpected runtime
+     * failure completes it with EIO (nothing stays live) and is rethrown.
+     */
+    final void runBlocking(J job) {
+        BlockingIo.Outcome outcome;
+        try {
+            outcome = BlockingIo.run(job);
+        } catch (RuntimeException | Error e) {
+            finish(job, 0, Errno.EIO);
+            throw e;
+        }
+        finish(job, outcome.bytes(), outcome.errno());
     }
 
     /** Completes {@code job}: its file and place in flight are released before waiters and listeners run. */

@@ -36,6 +36,23 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
     List<IoRequest> submitAll(List<IoOperation> operations) throws IOException;
 
     /**
+     * Does one operation on the calling thread, by a blocking system call, and returns its request already
+     * done (completed, failed or, by an injected fault, cancelled): for work that costs less than a hand-off
+     * to the engine's mechanism, such as a small buffered write that only copies into the page cache. The
+     * operation passes the same choke points as a submitted one: the fault hook, the engine's bound, the
+     * file lease. A refused admission throws, as {@link #submit} does; an I/O failure is the request's errno.
+     */
+    IoRequest perform(IoOperation operation) throws IOException;
+
+    /**
+     * A READ done at once on the calling thread when all of its data is in the page cache (preadv2 with
+     * RWF_NOWAIT, which never waits for the device), and its request returned done; otherwise submitted as
+     * {@link #submit} does, in flight as usual. The fault hook is asked once either way; a refused admission
+     * throws. For small reads, whose hand-off to the engine costs more than the copy.
+     */
+    IoRequest readNowOrSubmit(IoOperation operation) throws IOException;
+
+    /**
      * Asks for {@code request} to be cancelled. It then completes with ECANCELED, or normally if it finished
      * first; either way its buffer is the caller's again only once it is done. Returns false when the request
      * is already done or not of this engine.

@@ -2,10 +2,8 @@ package org.hpio.internal.io;
 
 import org.hpio.internal.sys.Errno;
 import org.hpio.internal.sys.NativeFile;
-import org.hpio.internal.sys.Syscalls;
 
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -38,7 +36,7 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
         @Override
         public void run() {
             if (state.compareAndSet(QUEUED, RUNNING)) {
-                engine.execute(this);
+                engine.runBlocking(this);
             }
         }
     }
@@ -77,13 +75,10 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
         return new PoolJob(this, request, lease);
     }
 
+    /** Hands one admitted job to the pool. */
     @Override
-    public IoRequest submit(IoOperation operation) throws IOException {
-        PoolJob job = admit(operation);
-        if (!injectedFault(job)) {
-            pool.execute(job);
-        }
-        return job.request;
+    void enqueue(PoolJob job) {
+        pool.execute(job);
     }
 
     @Override
@@ -97,54 +92,6 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
             }
         }
         return requests;
-    }
-
-    private void execute(PoolJob job) {
-        IoOperation op = job.op();
-        try {
-            // The submitter's arena may be confined to its thread: this worker uses the memory as the kernel
-            // does under io_uring, by address, while the request owns the buffer.
-            MemorySegment buffer = op.buffer() == null ? null : Syscalls.anyThreadView(op.buffer());
-            if (op.kind() == IoOperation.Kind.WRITE_THEN_FSYNC) {
-                writeThenFsync(job, buffer);
-                return;
-            }
-            long bytes = switch (op.kind()) {
-                case READ -> Syscalls.pread(job.fd(), buffer, op.position(), op.file().path());
-                case WRITE -> Syscalls.pwrite(job.fd(), buffer, op.position(), op.file().path());
-                case FSYNC -> {
-                    Syscalls.force(job.fd(), op.metadata(), op.file().path());
-                    yield 0;
-                }
-                case WRITE_THEN_FSYNC -> throw new AssertionError("handled above");
-                case NOP -> 0;
-            };
-            finish(job, bytes, 0);
-        } catch (IOException e) {
-            finish(job, 0, Errno.of(e));
-        } catch (RuntimeException | Error e) {
-            finish(job, 0, Errno.EIO);
-            throw e;
-        }
-    }
-
-    /** Writes all of the buffer, then forces; the result counts the bytes written even when a step fails. */
-    private void writeThenFsync(PoolJob job, MemorySegment buffer) {
-        IoOperation op = job.op();
-        long done = 0;
-        try {
-            while (done < buffer.byteSize()) {
-                long n = Syscalls.pwrite(job.fd(), buffer.asSlice(done), op.position() + done, op.file().path());
-                if (n == 0) {
-                    throw Errno.exception("pwrite", Errno.EIO, op.file().path(), op.position() + done);
-                }
-                done += n;
-            }
-            Syscalls.force(job.fd(), op.metadata(), op.file().path());
-            finish(job, done, 0);
-        } catch (IOException e) {
-            finish(job, done, Errno.of(e));
-        }
     }
 
     @Override

@@ -150,21 +150,18 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         return new UringJob(request, lease);
     }
 
+    /** Queues and submits one admitted job (one io_uring_enter), then retires what already completed. */
     @Override
-    public IoRequest submit(IoOperation operation) throws IOException {
-        UringJob job = admit(operation);
-        if (!injectedFault(job)) {
-            submitLock.lock();
-            try {
-                queueOrAbandon(job);
-                submitQueued();
-            } finally {
-                submitLock.unlock();
-            }
-            finishAbandoned();
-            reapAvailable();
+    void enqueue(UringJob job) {
+        submitLock.lock();
+        try {
+            queueOrAbandon(job);
+            submitQueued();
+        } finally {
+            submitLock.unlock();
         }
-        return job.request;
+        finishAbandoned();
+        reapAvailable();
     }
 
     @Override

@@ -64,6 +64,19 @@ public final class Syscalls {
     private static final MethodHandle PREAD = downcall("pread", RW);
     private static final MethodHandle PWRITE = downcall("pwrite", RW);
     private static final MethodHandle PREAD_HEAP = downcall("pread", RW, Linker.Option.critical(true));
+    /** ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags). */
+    private static final MethodHandle PREADV2 = downcall("preadv2",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
+    /** preadv2's flag: fail with EAGAIN rather than wait for the device (data not all in the page cache). */
+    private static final int RWF_NOWAIT = 0x00000008;
+    /** {@link #preadNoWait}'s answer when the data could not be had without waiting. */
+    public static final long WOULD_BLOCK = -1;
+    /**
+     * Each thread's one-entry iovec for {@link #preadNoWait}, reused as {@link #CAPTURE_SEGMENT} is (filled
+     * and consumed within one call on the thread); owned by an automatic arena.
+     */
+    private static final ThreadLocal<MemorySegment> IOVEC =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(16, 8));
     private static final MethodHandle PWRITE_HEAP = downcall("pwrite", RW, Linker.Option.critical(true));
     private static final MethodHandle LSEEK = downcall("lseek",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
@@ -103,6 +116,16 @@ public final class Syscalls {
      */
     static long call(String operation, String path, long position, boolean retryInterrupted, Call call)
             throws IOException {
+        return call(operation, path, position, retryInterrupted, 0, call);
+    }
+
+    /**
+     * {@link #call(String, String, long, boolean, Call)}, except that a failure with errno {@code wouldBlock}
+     * or EOPNOTSUPP (0: none) returns {@link #WOULD_BLOCK} instead of throwing: for the non-blocking variants,
+     * whose "not now" is an answer, not an error.
+     */
+    private static long call(String operation, String path, long position, boolean retryInterrupted, int wouldBlock,
+                             Call call) throws IOException {
         MemorySegment capture = CAPTURE_SEGMENT.get();
         try {
             while (true) {
@@ -111,6 +134,9 @@ public final class Syscalls {
                     return result;
                 }
                 int err = errno(capture);
+                if (wouldBlock != 0 && (err == wouldBlock || err == Errno.EOPNOTSUPP)) {
+                    return WOULD_BLOCK;
+                }
                 if (err != Errno.EINTR || !retryInterrupted) {
                     throw Errno.exception(operation, err, path, position);
                 }
@@ -171,6 +197,23 @@ public final class Syscalls {
         MethodHandle handle = buffer.isNative() ? PREAD : heapHandle(PREAD_HEAP, buffer);
         return call("pread", path, position, true,
                 c -> (long) handle.invokeExact(c, fd, buffer, buffer.byteSize(), position));
+    }
+
+    /**
+     * One preadv2(2) with RWF_NOWAIT into the native {@code buffer}: the count read (0 at end of file, and
+     * possibly fewer bytes than asked when only part of the range is in the page cache), or
+     * {@link #WOULD_BLOCK} when none of it could be had without waiting for the device (EAGAIN), or the file
+     * system does not read without waiting (EOPNOTSUPP). Never waits for I/O.
+     */
+    public static long preadNoWait(int fd, MemorySegment buffer, long position, String path) throws IOException {
+        if (!buffer.isNative()) {
+            throw new IllegalArgumentException("preadv2 takes a native buffer, not " + buffer);
+        }
+        MemorySegment iovec = IOVEC.get();
+        iovec.set(JAVA_LONG, 0, buffer.address());
+        iovec.set(JAVA_LONG, 8, buffer.byteSize());
+        return call("preadv2", path, position, true, Errno.EAGAIN,
+                c -> (long) PREADV2.invokeExact(c, fd, iovec, 1, position, RWF_NOWAIT));
     }
 
     /** One pwrite(2) of up to {@code buffer.byteSize()} bytes at {@code position}; returns the count. */

@@ -298,4 +298,75 @@ abstract class EngineContractTest {
             return fds.count();
         }
     }
+
+    @Test
+    void performDoesTheOperationOnTheCallingThreadAndReturnsItDone() throws Exception {
+        Path path = dir.resolve("perform");
+        byte[] data = randomBytes(new Random(21), 4096);
+        try (NativeFile file = NativeFile.open(path, Syscalls.O_RDWR | Syscalls.O_CREAT)) {
+            IoRequest write = engine.perform(IoOperation.write(file, buffer(data), 100));
+            assertTrue(write.isDone(), "done when perform returns");
+            assertEquals(4096, write.resultOrThrow());
+            assertEquals(0, engine.inFlight(), "its place in flight is back");
+            boolean[] ran = new boolean[1];
+            write.whenDone(() -> ran[0] = true);
+            assertTrue(ran[0], "a listener set afterwards runs at once");
+            MemorySegment back = arena.allocate(4096);
+            assertEquals(4096, engine.perform(IoOperation.read(file, back, 100)).resultOrThrow());
+            assertArrayEquals(data, back.toArray(JAVA_BYTE));
+            assertEquals(0, engine.perform(IoOperation.fsync(file, false)).resultOrThrow());
+        }
+        assertEquals(4196, Files.size(path));
+    }
+
+    @Test
+    void performPassesTheFaultHookOnceAndSurfacesWhatItDecides() throws Exception {
+        Path path = dir.resolve("perform-faults");
+        FaultInjector eio = FaultInjector.countdown(FaultInjector.Kind.EIO, FaultInjector.Mode.ONCE, 1);
+        FaultInjector shortOne = FaultInjector.countdown(FaultInjector.Kind.SHORT, FaultInjector.Mode.ONCE, 1);
+        FaultInjector refuse = FaultInjector.countdown(FaultInjector.Kind.EINTR_ON_SUBMIT, FaultInjector.Mode.ONCE, 1);
+        try (IoEngine failing = open(EngineConfig.defaults().withFaults(eio));
+             IoEngine shortening = open(EngineConfig.defaults().withFaults(shortOne));
+             IoEngine refusing = open(EngineConfig.defaults().withFaults(refuse));
+             NativeFile file = NativeFile.open(path, Syscalls.O_RDWR | Syscalls.O_CREAT)) {
+            IoRequest failed = failing.perform(IoOperation.write(file, buffer(new byte[4096]), 0));
+            assertEquals(Errno.EIO, failed.errno());
+            assertEquals(0, Files.size(path), "an injected failure does no I/O");
+            IoRequest shortened = shortening.perform(IoOperation.write(file, buffer(new byte[4096]), 0));
+            assertEquals(2048, shortened.resultOrThrow(), "reported short, as the kernel would");
+            assertThrows(IOException.class, () -> refusing.perform(IoOperation.write(file, buffer(new byte[4096]), 0)));
+            assertEquals(0, refusing.inFlight(), "a refused operation holds nothing");
+            assertEquals(1, eio.operations());
+            assertEquals(1, shortOne.operations());
+            assertEquals(1, refuse.operations());
+        }
+    }
+
+    @Test
+    void performOfARealFailureCompletesWithTheErrno() throws Exception {
+        try (NativeFile full = NativeFile.open(Path.of("/dev/full"), Syscalls.O_RDWR)) {
+            IoRequest r = engine.perform(IoOperation.write(full, buffer(new byte[4096]), 0));
+            assertEquals(Errno.ENOSPC, r.errno());
+            assertEquals(0, engine.inFlight());
+        }
+    }
+
+    @Test
+    void readNowOrSubmitReadsCachedDataAtOnceAndHandsTheRestToTheEngine() throws Exception {
+        Path path = dir.resolve("read-now");
+        byte[] data = randomBytes(new Random(23), 8192);
+        Files.write(path, data);
+        try (NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY)) {
+            MemorySegment back = arena.allocate(4096);
+            IoRequest cached = engine.readNowOrSubmit(IoOperation.read(file, back, 4096));
+            assertTrue(cached.isDone(), "cached: done when the call returns");
+            assertEquals(4096, cached.resultOrThrow());
+            assertArrayEquals(java.util.Arrays.copyOfRange(data, 4096, 8192), back.toArray(JAVA_BYTE));
+            IoRequest atTheEnd = engine.readNowOrSubmit(IoOperation.read(file, arena.allocate(4096), 8092));
+            assertEquals(100, await(atTheEnd), "short at the end of the file, reported as such");
+            assertThrows(IllegalArgumentException.class,
+                    () -> engine.readNowOrSubmit(IoOperation.write(file, buffer(new byte[1]), 0)));
+            assertEquals(0, engine.inFlight());
+        }
+    }
 }

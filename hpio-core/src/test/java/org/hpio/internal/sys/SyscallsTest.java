@@ -57,4 +57,24 @@ class SyscallsTest {
         }
         assertArrayEquals(new byte[]{1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 9, 9}, Files.readAllBytes(file));
     }
+
+    @Test
+    void preadNoWaitReadsCachedDataAndRefusesHeapBuffers() throws IOException {
+        Path file = dir.resolve("nowait");
+        Files.write(file, new byte[]{1, 2, 3, 4, 5, 6, 7, 8});
+        try (NativeFile f = NativeFile.open(file, Syscalls.O_RDONLY); Arena arena = Arena.ofConfined();
+             NativeFile.Lease lease = f.lease()) {
+            MemorySegment four = arena.allocate(4);
+            long n = Syscalls.preadNoWait(lease.fd(), four, 2, f.path());
+            // Just written, so cached; a file system that cannot read without waiting says WOULD_BLOCK instead.
+            if (n != Syscalls.WOULD_BLOCK) {
+                assertEquals(4, n);
+                assertArrayEquals(new byte[]{3, 4, 5, 6}, four.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+                assertEquals(2, Syscalls.preadNoWait(lease.fd(), four, 6, f.path()), "short at the end");
+            }
+            assertThrows(IllegalArgumentException.class,
+                    () -> Syscalls.preadNoWait(lease.fd(), MemorySegment.ofArray(new byte[4]), 0, f.path()));
+            assertThrows(IOException.class, () -> Syscalls.preadNoWait(-1, four, 0, f.path()), "EBADF is an error");
+        }
+    }
 }
