@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -120,7 +121,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The files and directories given, checked before any suite runs. */
-    private void checkFiles() throws java.io.IOException {
+    private void checkFiles() throws IOException {
         if (trace != null) {
             InputFiles.trace(trace);
         }

@@ -48,10 +48,10 @@ final class TraceCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException, InterruptedException {
-            Path strace = Executables.find("strace").orElseThrow(() -> new IllegalStateException(
-                    "strace is not installed: install Debian's package 'strace' (apt-get install strace)"));
             InputFiles.directory(root);
             InputFiles.output(output);
+            Path strace = Executables.find("strace").orElseThrow(() -> new IllegalStateException(
+                    "strace is not installed: install Debian's package 'strace' (apt-get install strace)"));
             Path log = Files.createTempFile("hpio-strace", ".log");
             try {
                 List<String> argv = new ArrayList<>(List.of(strace.toString(), "-f", "-qq", "-ttt", "-y", "-s",
