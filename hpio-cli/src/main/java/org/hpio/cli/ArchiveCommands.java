@@ -6,7 +6,6 @@ import org.hpio.archive.ArchiveEntry;
 import org.hpio.archive.DirectoryOrder;
 import org.hpio.archive.order.FileCacheModel;
 import org.hpio.archive.order.TraceOrdering;
-import org.hpio.archive.trace.Trace;
 import org.hpio.bench.suite.BenchOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -78,7 +77,7 @@ final class ArchiveCommands {
             InputFiles.output(output);
             List<String> files = withoutOutput(DirectoryOrder.of(root));
             if (chosen.equals("trace")) {
-                files = TraceOrdering.order(Trace.read(InputFiles.trace(trace)), files, FileCacheModel.lru(parseCacheSize(cache)));
+                files = TraceOrdering.order(InputFiles.readTrace(trace), files, FileCacheModel.lru(parseCacheSize(cache)));
             }
             ArchiveBuilder.Summary s = new ArchiveBuilder(root).minDeflateSavings(minSavings).deflateLevel(level)
                     .addAll(files).write(output);

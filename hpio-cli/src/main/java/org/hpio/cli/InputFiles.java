@@ -1,5 +1,7 @@
 package org.hpio.cli;
 
+import org.hpio.archive.trace.Trace;
+
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -22,6 +24,16 @@ final class InputFiles {
     /** A load trace to read: an existing, readable file. */
     static Path trace(Path file) throws IOException {
         return regularFile(file, "a load trace");
+    }
+
+    /** The load trace in {@code file}; an error naming the file when it is missing, not a trace, or holds no load. */
+    static Trace readTrace(Path file) throws IOException {
+        Trace trace = Trace.read(trace(file));
+        if (trace.loadCount() == 0) {
+            throw new IllegalArgumentException(file + ": the trace holds no loads"
+                    + (Files.size(file) == 0 ? " (the file is empty)" : ""));
+        }
+        return trace;
     }
 
     /** A file of {@code what} to read (what it should be, for the message: "a list of paths"). */

@@ -58,7 +58,7 @@ final class OrderCommand implements Callable<Integer> {
         if (archive != null && root != null) {
             throw new IllegalArgumentException("give --archive or --root, not both");
         }
-        Trace t = Trace.read(InputFiles.trace(trace));
+        Trace t = InputFiles.readTrace(trace);
         for (Path written : new Path[] {output, json}) {
             if (written != null) {
                 InputFiles.output(written);

@@ -83,7 +83,7 @@ final class SimulateCommand implements Callable<Integer> {
             case "synthetic-equal-sizes" -> SyntheticTraces.widelySpacedRepeatsEqualSizes();
             default -> null;
         };
-        Trace t = builtIn != null ? builtIn : Trace.read(InputFiles.trace(Path.of(trace)));
+        Trace t = builtIn != null ? builtIn : InputFiles.readTrace(Path.of(trace));
         List<Long> capacities = sizes.isEmpty() ? CacheSimulation.defaultSizes(t)
                 : sizes.stream().map(BenchOptions::parseSize).toList();
         for (long c : capacities) {

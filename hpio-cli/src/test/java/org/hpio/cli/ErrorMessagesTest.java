@@ -49,6 +49,7 @@ class ErrorMessagesTest {
         Files.writeString(dir.resolve("text.zip"), "this is no archive\n".repeat(10));
         Files.writeString(dir.resolve("bad.trace"), "000.100000: L \"a.txt\" 1\nnonsense\n");
         Files.writeString(dir.resolve("good.trace"), "000.100000: L \"a.txt\" 1\n");
+        Files.createFile(dir.resolve("empty.trace"));
     }
 
     static Stream<Case> badInput() {
@@ -72,11 +73,14 @@ class ErrorMessagesTest {
                 Case.of("order --trace @/missing.trace", "hpio order: ", "@/missing.trace: no such file"),
                 Case.of("order --trace @/tree", "@/tree is a directory, not a load trace"),
                 Case.of("order --trace @/bad.trace", "@/bad.trace line 2"),
+                Case.of("order --trace @/empty.trace", "@/empty.trace: the trace holds no loads (the file is empty)"),
                 Case.of("order --trace @/good.trace --archive @/empty.zip", "@/empty.zip", "too short"),
                 Case.of("order --trace @/good.trace --root @/missing", "@/missing: no such directory"),
                 Case.of("order --trace @/good.trace --cache zz", "not a size", "zz"),
                 Case.of("simulate --trace @/missing.trace", "hpio simulate: ", "@/missing.trace: no such file"),
                 Case.of("simulate --trace @/bad.trace", "@/bad.trace line 2"),
+                Case.of("simulate --trace @/empty.trace", "@/empty.trace: the trace holds no loads"),
+                Case.of("pack @/tree -o @/out.zip --trace @/empty.trace", "@/empty.trace: the trace holds no loads"),
                 Case.of("simulate --trace synthetic --sizes abc", "not a size", "abc"),
                 Case.of("simulate --trace synthetic --policies foo", "no cache policy named 'foo'"),
                 Case.of("simulate --trace synthetic --order @/missing.list", "@/missing.list: no such file"),
