@@ -25,12 +25,16 @@ public final class AxisLabels {
         return binary != null ? binary : decimal(value);
     }
 
-    /** "4k" for 4096, "1M" for 1048576; null unless {@code value} is a whole multiple of 1024^n, n >= 1. */
+    /**
+     * "4k" for 4096, "1M" for 1048576; null unless {@code value} is a whole multiple of 1024^n, n >= 1, to within
+     * rounding (a log axis's label is 10^v, and 10^log10(1024) is not exactly 1024).
+     */
     private static String binary(double value) {
         for (int power = 3; power >= 1; power--) {
             double units = value / Math.pow(1024, power);
-            if (Math.abs(units) >= 1 && Math.abs(units) < 1024 && units == Math.rint(units)) {
-                return (long) units + PREFIXES[power];
+            double whole = Math.rint(units);
+            if (Math.abs(whole) >= 1 && Math.abs(whole) < 1024 && Math.abs(units - whole) <= 1e-9 * Math.abs(whole)) {
+                return (long) whole + PREFIXES[power];
             }
         }
         return null;

@@ -21,6 +21,8 @@ class AxisLabelsTest {
         assertEquals("1M", AxisLabels.format(1048576));
         assertEquals("256M", AxisLabels.format(256.0 * 1048576));
         assertEquals("1000k", AxisLabels.format(1000 * 1024));
+        assertEquals("1M", AxisLabels.format(Math.pow(10, Math.log10(1048576))), "a log axis's 10^v");
+        assertEquals("16k", AxisLabels.format(Math.pow(10, Math.log10(16384))));
     }
 
     @Test
