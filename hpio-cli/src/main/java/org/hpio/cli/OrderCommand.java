@@ -7,7 +7,6 @@ import org.hpio.archive.order.FileCacheModel;
 import org.hpio.archive.order.Layout;
 import org.hpio.archive.order.TraceOrdering;
 import org.hpio.archive.trace.Trace;
-import org.hpio.bench.report.JsonResults;
 import org.hpio.bench.report.SuiteReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -84,8 +83,7 @@ final class OrderCommand implements Callable<Integer> {
             SuiteReport report = new SuiteReport("order", "seeks of directory order, trace order and the archive"
                     + " (002 §4.3)").param("trace", trace.toString()).param("files", source)
                     .param("cache-bytes", cacheSizes);
-            JsonResults.write(json, List.of(table.addResults(report)));
-            System.out.println("JSON: " + json.toAbsolutePath());
+            FiguresFile.write(json, table.addResults(report));
         }
         return 0;
     }

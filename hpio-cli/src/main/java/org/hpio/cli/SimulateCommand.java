@@ -10,7 +10,6 @@ import org.hpio.archive.trace.Trace;
 import org.hpio.bench.cache.CacheSimulation;
 import org.hpio.bench.report.Chart;
 import org.hpio.bench.report.ChartRenderer;
-import org.hpio.bench.report.JsonResults;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchOptions;
 import picocli.CommandLine.Command;
@@ -114,8 +113,7 @@ final class SimulateCommand implements Callable<Integer> {
         SuiteReport report = new SuiteReport("simulate", "whole-file cache policies replaying a load trace (002 §4.4)")
                 .param("trace", trace).param("policies", policies).param("cache-bytes", capacities)
                 .param("bypass-share", bypassShare).param("cost", cost).param("order", order);
-        JsonResults.write(json, List.of(CacheSimulation.addResults(report, results)));
-        System.out.println("JSON: " + json.toAbsolutePath());
+        FiguresFile.write(json, CacheSimulation.addResults(report, results));
     }
 
     /** {@code uniform} or {@code load-time:MS:MBPS}; IllegalArgumentException saying the form otherwise. */
