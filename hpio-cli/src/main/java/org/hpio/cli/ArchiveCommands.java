@@ -6,7 +6,6 @@ import org.hpio.archive.ArchiveEntry;
 import org.hpio.archive.DirectoryOrder;
 import org.hpio.archive.order.FileCacheModel;
 import org.hpio.archive.order.TraceOrdering;
-import org.hpio.archive.trace.Trace;
 import org.hpio.bench.suite.BenchOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -74,9 +73,11 @@ final class ArchiveCommands {
             if (chosen.equals("trace") && trace == null) {
                 throw new IllegalArgumentException("--order trace needs --trace T");
             }
+            InputFiles.directory(root);
+            InputFiles.output(output);
             List<String> files = withoutOutput(DirectoryOrder.of(root));
             if (chosen.equals("trace")) {
-                files = TraceOrdering.order(Trace.read(trace), files, FileCacheModel.lru(parseCacheSize(cache)));
+                files = TraceOrdering.order(InputFiles.readTrace(trace), files, FileCacheModel.lru(parseCacheSize(cache)));
             }
             ArchiveBuilder.Summary s = new ArchiveBuilder(root).minDeflateSavings(minSavings).deflateLevel(level)
                     .addAll(files).write(output);
@@ -93,7 +94,7 @@ final class ArchiveCommands {
 
         @Override
         public final Integer call() throws IOException {
-            try (Archive a = Archive.open(archive)) {
+            try (Archive a = Archive.open(InputFiles.archive(archive))) {
                 return run(a);
             }
         }

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -90,10 +91,11 @@ final class BenchCommand implements Callable<Integer> {
             return 0;
         }
         List<Suite> chosen = choose();
+        checkFiles();
         BenchOptions options = new BenchOptions(Optional.ofNullable(size).map(BenchOptions::parseSize), threads,
                 repetitions, BenchOptions.CacheMode.parse(cache), workDir.toAbsolutePath(), configs,
                 Optional.ofNullable(trace), Optional.ofNullable(traceRoot), suiteOptions());
-        Files.createDirectories(options.workDir());
+        InputFiles.outputDirectory(options.workDir(), "--work-dir");
         MachineInfo machine = MachineInfo.probe(options.workDir());
         Instant started = Instant.now();
         List<SuiteReport> reports = new ArrayList<>();
@@ -116,6 +118,22 @@ final class BenchCommand implements Callable<Integer> {
         List<String> failures = reports.stream().flatMap(r -> r.failures().stream().map(f -> r.suite() + ": " + f)).toList();
         failures.forEach(f -> System.err.println("hpio bench: " + f));
         return failures.isEmpty() ? 0 : 1;
+    }
+
+    /** The files and directories given, checked before any suite runs. */
+    private void checkFiles() throws IOException {
+        if (trace != null) {
+            InputFiles.trace(trace);
+        }
+        if (traceRoot != null) {
+            InputFiles.directory(traceRoot);
+        }
+        if (json != null) {
+            InputFiles.output(json);
+        }
+        if (reportDir != null) {
+            InputFiles.outputDirectory(reportDir, "--report");
+        }
     }
 
     /** The options only some suites read, by name, as given. */

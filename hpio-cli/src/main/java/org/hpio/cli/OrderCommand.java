@@ -7,6 +7,7 @@ import org.hpio.archive.order.FileCacheModel;
 import org.hpio.archive.order.Layout;
 import org.hpio.archive.order.TraceOrdering;
 import org.hpio.archive.trace.Trace;
+import org.hpio.bench.report.SuiteReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -48,12 +49,20 @@ final class OrderCommand implements Callable<Integer> {
     @Option(names = "--no-order", description = "print only the seek table")
     boolean noOrder;
 
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the seek counts as JSON (DESIGN.md's contract)")
+    Path json;
+
     @Override
     public Integer call() throws IOException {
         if (archive != null && root != null) {
             throw new IllegalArgumentException("give --archive or --root, not both");
         }
-        Trace t = Trace.read(trace);
+        Trace t = InputFiles.readTrace(trace);
+        for (Path written : new Path[] {output, json}) {
+            if (written != null) {
+                InputFiles.output(written);
+            }
+        }
         List<Long> cacheSizes = caches.stream().map(ArchiveCommands::parseCacheSize).toList();
         List<String> files = new ArrayList<>();
         Layout archiveLayout = archive != null ? readArchive(files) : null;
@@ -68,19 +77,26 @@ final class OrderCommand implements Callable<Integer> {
         }
         System.out.printf("%ntrace %s: %d runs, %d loads; %d files (%s)%n", trace, t.runs().size(),
                 t.loadCount(), files.size(), source);
-        SeekTable.compute(t, directoryOrder, archiveLayout, cacheSizes).print(System.out);
+        SeekTable table = SeekTable.compute(t, directoryOrder, archiveLayout, cacheSizes);
+        table.print(System.out);
+        if (json != null) {
+            SuiteReport report = new SuiteReport("order", "seeks of directory order, trace order and the archive"
+                    + " (002 §4.3)").param("trace", trace.toString()).param("files", source)
+                    .param("cache-bytes", cacheSizes);
+            FiguresFile.write(json, table.addResults(report));
+        }
         return 0;
     }
 
     private Layout readArchive(List<String> files) throws IOException {
-        try (Archive a = Archive.open(archive)) {
+        try (Archive a = Archive.open(InputFiles.archive(archive))) {
             a.entries().stream().filter(e -> !e.isDirectory()).map(ArchiveEntry::name).distinct().forEach(files::add);
             return a.layout();
         }
     }
 
     private String filesUnder(Trace t, List<String> files) throws IOException {
-        files.addAll(DirectoryOrder.of(root));
+        files.addAll(DirectoryOrder.of(InputFiles.directory(root)));
         Set<String> present = new HashSet<>(files);
         int missing = 0;
         for (String path : TraceOrdering.tracedFiles(t)) {

@@ -6,6 +6,7 @@ import org.hpio.archive.order.SeekCounter;
 import org.hpio.archive.order.Seeks;
 import org.hpio.archive.order.TraceOrdering;
 import org.hpio.archive.trace.Trace;
+import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchOptions;
 
 import java.io.PrintStream;
@@ -53,6 +54,26 @@ final class SeekTable {
     /** The rows in order. */
     List<Row> rows() {
         return List.copyOf(rows);
+    }
+
+    /**
+     * The rows as figures of {@code report} (DESIGN.md's JSON rows): one configuration per layout and cache size
+     * ({@code trace-order-lru-10m}, {@code directory-order-no-cache}), with its seeks per run, summed and for
+     * the whole trace.
+     */
+    SuiteReport addResults(SuiteReport report) {
+        for (Row row : rows) {
+            String name = row.layout().replace(' ', '-').replace("the-", "") + "-"
+                    + (row.cacheBytes() == 0 ? "no-cache" : "lru-" + BenchOptions.sizeTag(row.cacheBytes()));
+            List<Seeks> runs = row.report().runs();
+            for (int r = 0; r < runs.size(); r++) {
+                report.result(name, "seeks-run-" + (r + 1), runs.get(r).seeks(), "seeks");
+            }
+            report.result(name, "seeks-sum-of-runs", row.report().sumOfRuns().seeks(), "seeks")
+                    .result(name, "seeks-whole-trace", row.report().wholeTrace().seeks(), "seeks")
+                    .result(name, "seek-share-whole-trace", 100 * row.report().wholeTrace().seekShare(), "%");
+        }
+        return report;
     }
 
     /** Prints the table: seeks and their share of loads, per run, summed, and for the whole trace. */

@@ -10,6 +10,7 @@ import org.hpio.archive.trace.Trace;
 import org.hpio.bench.cache.CacheSimulation;
 import org.hpio.bench.report.Chart;
 import org.hpio.bench.report.ChartRenderer;
+import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,6 +56,9 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--charts", paramLabel = "DIR", description = "where the PNG charts go (default: ./hpio-report/simulate)")
     Path chartDir = Path.of("hpio-report", "simulate");
 
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the figures as JSON (DESIGN.md's contract)")
+    Path json;
+
     static final class Names extends ArrayList<String> {
         private static final long serialVersionUID = 1L;
 
@@ -69,13 +73,16 @@ final class SimulateCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--bypass-share must be in (0, 1], was " + bypassShare);
         }
         policies.forEach(CacheSimulation::model); // unknown names fail before any work
+        if (json != null) {
+            InputFiles.output(json);
+        }
         LoadCost loadCost = parseCost(cost);
         Trace builtIn = switch (trace) {
             case "synthetic" -> SyntheticTraces.widelySpacedRepeats();
             case "synthetic-equal-sizes" -> SyntheticTraces.widelySpacedRepeatsEqualSizes();
             default -> null;
         };
-        Trace t = builtIn != null ? builtIn : Trace.read(Path.of(trace));
+        Trace t = builtIn != null ? builtIn : InputFiles.readTrace(Path.of(trace));
         List<Long> capacities = sizes.isEmpty() ? CacheSimulation.defaultSizes(t)
                 : sizes.stream().map(BenchOptions::parseSize).toList();
         for (long c : capacities) {
@@ -88,7 +95,7 @@ final class SimulateCommand implements Callable<Integer> {
         System.out.printf("trace %s: %d loads, %d distinct bytes; files over %.0f%% of the cache bypass it; cost %s%n",
                 trace, t.loadCount(), CacheSimulator.distinctBytes(t), 100 * bypassShare, cost);
         System.out.print(CacheSimulation.table(results));
-        Files.createDirectories(chartDir);
+        InputFiles.outputDirectory(chartDir, "--charts");
         String name = builtIn != null ? trace : Path.of(trace).getFileName().toString();
         for (Chart chart : CacheSimulation.charts(results, name)) {
             Path png = ChartRenderer.render(chart, chartDir);
@@ -96,7 +103,17 @@ final class SimulateCommand implements Callable<Integer> {
                 System.out.println("chart: " + png.toAbsolutePath());
             }
         }
+        if (json != null) {
+            writeJson(results, capacities);
+        }
         return 0;
+    }
+
+    private void writeJson(List<CacheSimulator.Result> results, List<Long> capacities) throws java.io.IOException {
+        SuiteReport report = new SuiteReport("simulate", "whole-file cache policies replaying a load trace (002 §4.4)")
+                .param("trace", trace).param("policies", policies).param("cache-bytes", capacities)
+                .param("bypass-share", bypassShare).param("cost", cost).param("order", order);
+        FiguresFile.write(json, CacheSimulation.addResults(report, results));
     }
 
     /** {@code uniform} or {@code load-time:MS:MBPS}; IllegalArgumentException saying the form otherwise. */
@@ -120,7 +137,7 @@ final class SimulateCommand implements Callable<Integer> {
         return switch (order) {
             case "none" -> null;
             case "trace" -> Layout.packed(TraceOrdering.order(t, TraceOrdering.tracedFiles(t), FileCacheModel.none()));
-            default -> Layout.packed(Files.readAllLines(Path.of(order)).stream().map(String::strip)
+            default -> Layout.packed(Files.readAllLines(InputFiles.regularFile(Path.of(order), "a list of paths")).stream().map(String::strip)
                     .filter(l -> !l.isEmpty()).toList());
         };
     }

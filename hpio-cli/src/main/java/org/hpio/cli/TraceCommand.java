@@ -48,6 +48,8 @@ final class TraceCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException, InterruptedException {
+            InputFiles.directory(root);
+            InputFiles.output(output);
             Path strace = Executables.find("strace").orElseThrow(() -> new IllegalStateException(
                     "strace is not installed: install Debian's package 'strace' (apt-get install strace)"));
             Path log = Files.createTempFile("hpio-strace", ".log");

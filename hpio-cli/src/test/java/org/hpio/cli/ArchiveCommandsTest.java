@@ -98,6 +98,20 @@ class ArchiveCommandsTest {
     }
 
     @Test
+    void orderWritesTheSeekCountsAsJson() throws Exception {
+        Path json = dir.resolve("order.json");
+        String[] order = run("order", "--trace", tree().resolveSibling("t.trace").toString(), "--cache", "0,4m",
+                "--no-order", "--json", json.toString());
+        assertEquals("0", order[0], order[1]);
+        JsonFigures figures = JsonFigures.read(json);
+        assertEquals("order", figures.suite());
+        assertTrue(figures.results().stream().anyMatch(r -> r.get("name").equals("directory-order-no-cache")
+                && r.get("metric").equals("seeks-whole-trace") && r.get("value").equals(2.0)), figures.results().toString());
+        assertTrue(figures.results().stream().anyMatch(r -> r.get("name").equals("trace-order-lru-4m")),
+                figures.results().toString());
+    }
+
+    @Test
     void orderPrintsTheOrderAndTheSeekTable() throws Exception {
         Path root = tree();
         Path zip = dir.resolve("out.zip");

@@ -40,6 +40,24 @@ class SimulateCommandTest {
     }
 
     @Test
+    void writesTheFiguresAsJsonInDesignMdsForm() throws Exception {
+        Path json = dir.resolve("sim.json");
+        int exit = Main.commandLine().execute("simulate", "--trace", "synthetic", "--sizes", "4m,64m",
+                "--policies", "lru,landlord-lazy", "--charts", dir.toString(), "--json", json.toString());
+        assertEquals(0, exit);
+        JsonFigures figures = JsonFigures.read(json);
+        assertEquals("simulate", figures.suite());
+        assertTrue(figures.paramKeys().containsAll(java.util.List.of("trace", "policies", "cache-bytes")),
+                figures.paramKeys().toString());
+        assertTrue(figures.results().stream().anyMatch(r -> r.get("name").equals("landlord-lazy-64m")
+                && r.get("metric").equals("hit-rate") && r.get("unit").equals("%")), figures.results().toString());
+        // 2 policies x 2 sizes x 6 metrics (hit rate, byte hit rate, misses, non-compulsory misses and share, seeks)
+        assertEquals(24, figures.results().size());
+        assertTrue(figures.results().stream().allMatch(r -> r.keySet().equals(
+                java.util.Set.of("name", "metric", "value", "unit"))), figures.results().toString());
+    }
+
+    @Test
     void anUnknownPolicyIsAClearError() {
         StringWriter err = new StringWriter();
         CommandLine cli = new CommandLine(new Main());

@@ -8,6 +8,8 @@ import org.hpio.archive.order.FileCacheModel;
 import org.hpio.archive.order.Layout;
 import org.hpio.archive.trace.Trace;
 import org.hpio.bench.report.Chart;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.suite.BenchOptions;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -86,6 +88,26 @@ public final class CacheSimulation {
                     r.nonCompulsoryMisses(), 100 * r.nonCompulsoryShare(), r.seeks() < 0 ? "-" : r.seeks()));
         }
         return out.toString();
+    }
+
+    /**
+     * The results as figures of {@code report} (DESIGN.md's JSON rows): one configuration per cache and size,
+     * named {@code POLICY-SIZE} ({@code lru-4m}), with its hit rate, byte hit rate, misses, non-compulsory misses
+     * and their share, and seeks where a layout was given.
+     */
+    public static SuiteReport addResults(SuiteReport report, List<CacheSimulator.Result> results) {
+        for (CacheSimulator.Result r : results) {
+            String name = r.policy() + "-" + BenchOptions.sizeTag(r.capacity());
+            report.result(name, "hit-rate", 100 * r.hitRate(), "%")
+                    .result(name, "byte-hit-rate", 100 * r.byteHitRate(), "%")
+                    .result(name, "misses", r.misses(), "loads")
+                    .result(name, "non-compulsory-misses", r.nonCompulsoryMisses(), "loads")
+                    .result(name, "non-compulsory-share", 100 * r.nonCompulsoryShare(), "%");
+            if (r.seeks() >= 0) {
+                report.result(name, "seeks", r.seeks(), "seeks");
+            }
+        }
+        return report;
     }
 
     /** Figure 3 and its companions: non-compulsory misses, hit rate and byte hit rate against cache size. */

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -118,8 +119,6 @@ public final class ChartRenderer {
         List<String> names = new ArrayList<>();
         List<List<Double>> xss = new ArrayList<>();
         List<List<Double>> yss = new ArrayList<>();
-        double[] xRange = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
-        double[] yRange = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
         for (Chart.Series s : chart.series()) {
             checkSizes(chart, s, s.x().size());
             List<Double> xs = new ArrayList<>();
@@ -128,10 +127,8 @@ public final class ChartRenderer {
                 Double x = s.x().get(i);
                 Double y = s.y().get(i);
                 if (drawable(x, logX) && drawable(y, logY)) {
-                    xs.add(x);
-                    ys.add(y);
-                    widen(xRange, x);
-                    widen(yRange, y);
+                    xs.add(logX ? Math.log10(x) : x);
+                    ys.add(logY ? Math.log10(y) : y);
                 }
             }
             if (!xs.isEmpty()) {
@@ -147,11 +144,11 @@ public final class ChartRenderer {
                 .title(text(chart.title())).xAxisTitle(text(chart.xLabel())).yAxisTitle(text(chart.yLabel())).build();
         style(c.getStyler());
         c.getStyler().setMarkerSize(6);
-        c.getStyler().setXAxisLogarithmic(logX);
-        c.getStyler().setYAxisLogarithmic(logY);
-        // A log axis spanning less than two decades would get one label or none: label 2, 3, ... 9 as well.
-        c.getStyler().setXAxisLogarithmicDecadeOnly(xRange[1] / xRange[0] >= 100);
-        c.getStyler().setYAxisLogarithmicDecadeOnly(yRange[1] / yRange[0] >= 100);
+        // A logarithmic axis is drawn as the values' log10 on a linear axis, labelled with 10^v: XChart's own
+        // log axis labels in scientific notation (1E5) and ignores a label function. The x axis is labelled
+        // at the data's x values.
+        c.getStyler().setxAxisTickLabelsFormattingFunction(labels(logX));
+        c.getStyler().setyAxisTickLabelsFormattingFunction(labels(logY));
         Set<String> used = new HashSet<>();
         for (int i = 0; i < names.size(); i++) {
             c.addSeries(uniqueName(names.get(i), used), xss.get(i), yss.get(i));
@@ -159,12 +156,14 @@ public final class ChartRenderer {
         return c;
     }
 
-    private static void widen(double[] range, double v) {
-        range[0] = Math.min(range[0], v);
-        range[1] = Math.max(range[1], v);
+    /** Axis labels in the form of {@link AxisLabels}, of 10^v on an axis of log10 values. */
+    private static Function<Double, String> labels(boolean logarithmic) {
+        return logarithmic ? v -> AxisLabels.format(Math.pow(10, v)) : AxisLabels::format;
     }
 
+    /** What every chart shares: the legend below, no tool tips, numeric axes labelled 150k, 1.5M (AxisLabels). */
     private static void style(AxesChartStyler st) {
+        st.setyAxisTickLabelsFormattingFunction(AxisLabels::format);
         st.setLegendPosition(Styler.LegendPosition.OutsideS);
         st.setLegendLayout(Styler.LegendLayout.Horizontal);
         st.setToolTipsEnabled(false);

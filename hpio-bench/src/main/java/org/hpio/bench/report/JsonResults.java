@@ -14,7 +14,8 @@ import java.util.Objects;
 
 /**
  * The machine-readable results (the JSON contract of DESIGN.md), for scripts that compare runs. One suite is one
- * object {@code {"suite", "params", "machine", "results": [{"name", "metric", "value", "unit"}]}}; several suites
+ * object {@code {"suite", "params", "machine", "results": [{"name", "metric", "value", "unit"}]}} ("machine"
+ * left out for figures that do not depend on it); several suites
  * are an array of such objects. JSON has no NaN or Infinity, so non-finite numbers are written as {@code null}.
  */
 public final class JsonResults {
@@ -25,9 +26,21 @@ public final class JsonResults {
 
     /** Writes {@code suites} to {@code file}, atomically (temporary sibling, then rename). */
     public static void write(Path file, List<SuiteReport> suites, MachineInfo machine) throws IOException {
+        Objects.requireNonNull(machine, "machine");
+        writeSuites(file, suites, machine);
+    }
+
+    /**
+     * Writes figures that do not depend on the machine (a simulation's, a seek count's) to {@code file}, as
+     * {@link #write(Path, List, MachineInfo)} without the {@code "machine"} member.
+     */
+    public static void write(Path file, List<SuiteReport> suites) throws IOException {
+        writeSuites(file, suites, null);
+    }
+
+    private static void writeSuites(Path file, List<SuiteReport> suites, MachineInfo machine) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(suites, "suites");
-        Objects.requireNonNull(machine, "machine");
         AtomicFile.write(file, out -> {
             try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
                 g.useDefaultPrettyPrinter();
@@ -50,8 +63,10 @@ public final class JsonResults {
         g.writeStringField("suite", s.suite());
         g.writeFieldName("params");
         writeValue(g, s.params());
-        g.writeFieldName("machine");
-        writeValue(g, machine.asMap());
+        if (machine != null) {
+            g.writeFieldName("machine");
+            writeValue(g, machine.asMap());
+        }
         g.writeArrayFieldStart("results");
         for (Result r : s.results()) {
             g.writeStartObject();

@@ -54,8 +54,14 @@ public record BenchOptions(Optional<Long> size, List<Integer> threads, int repet
             return this != WARM;
         }
 
+        /** warm, cold or both (any case); IllegalArgumentException naming the choices otherwise. */
         public static CacheMode parse(String text) {
-            return valueOf(text.toUpperCase(Locale.ROOT));
+            for (CacheMode mode : values()) {
+                if (mode.name().equalsIgnoreCase(text.strip())) {
+                    return mode;
+                }
+            }
+            throw new IllegalArgumentException("--cache: expected warm, cold or both, got '" + text + "'");
         }
     }
 
@@ -106,6 +112,18 @@ public record BenchOptions(Optional<Long> size, List<Integer> threads, int repet
         } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException("not a size (try 256m, 1g, 64k): " + text);
         }
+    }
+
+    /** A size as a configuration name part, the form {@link #parseSize} reads: "256m", "4k", "1g", "1000". */
+    public static String sizeTag(long bytes) {
+        String[] suffixes = {"g", "m", "k"};
+        for (int i = 0; i < suffixes.length; i++) {
+            long unit = 1L << (10 * (suffixes.length - i));
+            if (bytes != 0 && bytes % unit == 0) {
+                return bytes / unit + suffixes[i];
+            }
+        }
+        return Long.toString(bytes);
     }
 
     /** "256 MiB", "4 KiB", "1.5 GiB". */
