@@ -153,13 +153,22 @@ final class BlockIo implements Closeable {
     }
 
     /** Counts one read of {@code length} bytes at {@code position} (and a seek when it is not where the last ended). */
-    synchronized void countRead(long position, long length) {
+    void countRead(long position, long length) {
+        countRead(position, position + length, length);
+    }
+
+    /**
+     * Counts one read of {@code bytes} bytes for the file range {@code [from, to)}: a seek when {@code from} is not
+     * where the last counted range ended. A read of an entry's data alone counts as its whole extent, local header
+     * included (002 §4.3's model: reading on from the previous entry skips only the header's few bytes).
+     */
+    synchronized void countRead(long from, long to, long bytes) {
         reads.increment();
-        bytesRead.add(length);
-        if (headAt >= 0 && position != headAt) {
+        bytesRead.add(bytes);
+        if (headAt >= 0 && from != headAt) {
             seeks.increment();
         }
-        headAt = position + length;
+        headAt = to;
     }
 
     /** Counts one delivered file. */

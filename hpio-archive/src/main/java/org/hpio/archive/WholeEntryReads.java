@@ -70,7 +70,7 @@ final class WholeEntryReads {
     void decodeInto(int index, ArchiveEntry entry, MemorySegment destination) throws IOException {
         long start = index >= 0 ? directory.checkedDataStart(index) : 0;
         if (entry.method() == ZipFormat.STORED && start != 0) {
-            readFully(destination, start);
+            readFully(entry, destination, start);
             WholeEntryDecoder.checkCrc(archive.path().toString(), entry, destination);
             return;
         }
@@ -100,14 +100,16 @@ final class WholeEntryReads {
             directory.rememberDataStart(index, data);
         }
         if (data + entry.compressedSize() <= header + got) {
+            counts.countRead(header, data + entry.compressedSize(), got);
             return new Span(bytes, (int) (data - header));
         }
+        counts.countRead(header, header + got, got);
         return readData(entry, data, scratch); // a long local extra field, or a file cut short
     }
 
     private Span readData(ArchiveEntry entry, long data, boolean scratch) throws IOException {
         byte[] bytes = array((int) entry.compressedSize(), scratch);
-        readFully(MemorySegment.ofArray(bytes).asSlice(0, entry.compressedSize()), data);
+        readFully(entry, MemorySegment.ofArray(bytes).asSlice(0, entry.compressedSize()), data);
         return new Span(bytes, 0);
     }
 
@@ -123,16 +125,23 @@ final class WholeEntryReads {
         return holder[0];
     }
 
-    /** Fills {@code into} from {@code position}; the end of the file first is an error naming the archive. */
-    private void readFully(MemorySegment into, long position) throws IOException {
+    /**
+     * Fills {@code into} with {@code entry}'s data, which starts at {@code position}; the end of the file first is
+     * an error naming the archive.
+     */
+    private void readFully(ArchiveEntry entry, MemorySegment into, long position) throws IOException {
         long got = readUpTo(into, position);
+        counts.countRead(entry.localHeaderOffset(), position + got, got);
         if (got < into.byteSize()) {
             throw new ArchiveFormatException(archive.path().toString(), "entry data at offset " + position
                     + " (" + into.byteSize() + " bytes) runs past the end of the file, at offset " + (position + got));
         }
     }
 
-    /** Reads into {@code into} from {@code position} until it is full or the file ends; returns the bytes read. */
+    /**
+     * Reads into {@code into} from {@code position} until it is full or the file ends; returns the bytes read (the
+     * caller counts the read in {@link LoadStats}).
+     */
     private int readUpTo(MemorySegment into, long position) throws IOException {
         long total = into.byteSize();
         long done = 0;
@@ -144,7 +153,6 @@ final class WholeEntryReads {
             }
             done += got;
         }
-        counts.countRead(position, done);
         return (int) done;
     }
 }
