@@ -8,6 +8,7 @@ import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;
 import org.hpio.bench.suite.Suite;
 import org.hpio.bench.suite.Suites;
+import org.hpio.bulk.LaunchRank;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -90,6 +91,10 @@ final class BenchCommand implements Callable<Integer> {
             return 0;
         }
         List<Suite> chosen = choose();
+        Optional<LaunchRank> launched = LaunchRank.fromEnvironment();
+        if (launched.isPresent()) {
+            requireLaunchable(chosen, launched.get());
+        }
         BenchOptions options = new BenchOptions(Optional.ofNullable(size).map(BenchOptions::parseSize), threads,
                 repetitions, BenchOptions.CacheMode.parse(cache), workDir.toAbsolutePath(), configs,
                 Optional.ofNullable(trace), Optional.ofNullable(traceRoot), suiteOptions());
@@ -102,6 +107,12 @@ final class BenchCommand implements Callable<Integer> {
             SuiteReport report = new SuiteReport(suite.name(), suite.summary());
             suite.run(new BenchContext(options, report));
             reports.add(report);
+        }
+        if (launched.isPresent() && !launched.get().isFirst()) {
+            LaunchRank me = launched.get();
+            System.err.println("hpio bench: rank " + me.rank() + " of " + me.size() + " (" + me.launcher()
+                    + ") done; its figures are in rank 0's report");
+            return 0;
         }
         Path dir = reportDir != null ? reportDir : defaultReportDir();
         Path markdown = ReportWriter.write(dir, machine, reports, started, Duration.between(started, Instant.now()));
@@ -116,6 +127,19 @@ final class BenchCommand implements Callable<Integer> {
         List<String> failures = reports.stream().flatMap(r -> r.failures().stream().map(f -> r.suite() + ": " + f)).toList();
         failures.forEach(f -> System.err.println("hpio bench: " + f));
         return failures.isEmpty() ? 0 : 1;
+    }
+
+    /**
+     * Under a launcher every process runs this command; only the approaches suite knows how to share the work
+     * among them (each rank its block of one file). Other suites would run N times over the same files.
+     */
+    private static void requireLaunchable(List<Suite> chosen, LaunchRank me) {
+        List<String> others = chosen.stream().map(Suite::name).filter(name -> !name.equals("approaches")).toList();
+        if (me.size() > 1 && !others.isEmpty()) {
+            throw new IllegalArgumentException("started as rank " + me.rank() + " of " + me.size() + " by "
+                    + me.launcher() + ", where only the approaches suite runs (each rank its own block of one "
+                    + "shared file); asked for: " + String.join(", ", others) + ". Run: " + "hpio bench approaches");
+        }
     }
 
     /** The options only some suites read, by name, as given. */

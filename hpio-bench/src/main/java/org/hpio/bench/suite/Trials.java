@@ -23,9 +23,19 @@ final class Trials {
             + "after the clock stops";
 
     private final int repetitions;
+    private final boolean keepsFiles;
 
     Trials(int repetitions) {
+        this(repetitions, true);
+    }
+
+    /**
+     * {@code keepsFiles}: whether this process makes each write's fresh file and checks it afterwards. Among
+     * the ranks of a launch only rank 0 does; the others wait for it at the run's start meeting.
+     */
+    Trials(int repetitions, boolean keepsFiles) {
         this.repetitions = repetitions;
+        this.keepsFiles = keepsFiles;
     }
 
     /** Median seconds of reading {@code plan} (warm: already cached; cold: dropped before each repetition). */
@@ -47,10 +57,14 @@ final class Trials {
         long expected = TestData.expectedChecksum(0, plan.count(), plan.elements().size());
         double[] seconds = new double[repetitions];
         for (int r = -1; r < repetitions; r++) {
-            DataFiles.recreateSparse(plan.file(), plan.bytes());
+            if (keepsFiles) {
+                DataFiles.recreateSparse(plan.file(), plan.bytes());
+            }
             double s = c.run(Op.WRITE, plan, workers, buffers, expected);
-            DataFiles.force(plan.file());
-            FileChecksum.verify(c.name(), plan.file(), plan.elements(), plan.order(), 0, plan.count(), expected);
+            if (keepsFiles) {
+                DataFiles.force(plan.file());
+                FileChecksum.verify(c.name(), plan.file(), plan.elements(), plan.order(), 0, plan.count(), expected);
+            }
             if (r >= 0) {
                 seconds[r] = s;
             }
@@ -63,11 +77,16 @@ final class Trials {
      * exceed {@link #FULL_RUN_LIMIT_SECONDS}, the prefix (timed once on the prefix to decide).
      */
     Plan extent(Contender c, Plan full, Plan prefix, Object[] buffers) throws Exception {
+        return extent(c, full, prefix, buffers, Contender.Workers.THREADS);
+    }
+
+    /** {@link #extent(Contender, Plan, Plan, Object[])}, timing the prefix with {@code workers}. */
+    Plan extent(Contender c, Plan full, Plan prefix, Object[] buffers, Contender.Workers workers) throws Exception {
         if (!c.perElement() || prefix.count() >= full.count()) {
             return full;
         }
         long expected = TestData.expectedChecksum(0, prefix.count(), prefix.elements().size());
-        double seconds = c.run(Op.READ, prefix, Contender.Workers.THREADS, buffers, expected);
+        double seconds = c.run(Op.READ, prefix, workers, buffers, expected);
         double estimate = seconds * full.count() / prefix.count();
         return estimate > FULL_RUN_LIMIT_SECONDS ? prefix : full;
     }

@@ -1,0 +1,179 @@
+package org.hpio.bench.suite;
+
+import org.hpio.bench.io.Approach;
+import org.hpio.bench.io.Approaches;
+import org.hpio.bench.io.DataFiles;
+import org.hpio.bench.io.Elements;
+import org.hpio.bench.io.PageCache;
+import org.hpio.bench.io.SharedFileRun.Plan;
+import org.hpio.bench.io.Stats;
+import org.hpio.bench.io.TestData;
+import org.hpio.bench.ranks.RankFailedException;
+import org.hpio.bench.ranks.RankGroup;
+import org.hpio.bench.ranks.RankTimeouts;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.report.Table;
+import org.hpio.bulk.LaunchRank;
+
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * {@code hpio bench approaches} run by a launcher ({@code mpirun -np N ./hpio bench approaches}, {@code srun}):
+ * 001 §4 as the paper ran it, one JVM per process, possibly on many machines. This process is one rank; the
+ * ranks share one file of ints in the work directory (which must be on a file system every rank sees), each
+ * reads and writes its own block with every Java approach, and they meet through marker files next to the
+ * file ({@link RankGroup}). Rank 0 makes the input files, makes and checks every written file, and its
+ * report holds the figures every rank handed in.
+ */
+final class LaunchedApproaches {
+    /** Property: keep each approach's written shared file ({@code ints-out-NAME.bin}) for inspection. */
+    static final String KEEP_PROPERTY = "hpio.bench.approaches.keep";
+
+    /** One approach's aggregate figures in MB/s. */
+    private record Row(Approach approach, long bytes, double read, double write) {
+    }
+
+    private final BenchContext context;
+    private final RankGroup ranks;
+
+    private LaunchedApproaches(BenchContext context, RankGroup ranks) {
+        this.context = context;
+        this.ranks = ranks;
+    }
+
+    /** Runs the suite as rank {@code me}; a failure here stops every other rank, naming this one. */
+    static void run(BenchContext context, LaunchRank me) throws Exception {
+        try (RankGroup ranks = RankGroup.join(context.workDir().resolve("ranks"), me, RankTimeouts.fromSystemProperties())) {
+            try {
+                new LaunchedApproaches(context, ranks).measure();
+                ranks.leave();
+            } catch (RankFailedException e) {
+                throw e;        // another rank's failure: the others know already
+            } catch (Exception | Error e) {
+                ranks.fail(e);
+                throw e;
+            }
+        }
+    }
+
+    private void measure() throws Exception {
+        BenchOptions options = context.options();
+        long count = options.sizeOr(ApproachesSuite.DEFAULT_SIZE) / 4;
+        if (count < ranks.size()) {
+            throw new IllegalArgumentException("approaches needs at least 4 bytes per rank: --size " + count * 4
+                    + " for " + ranks.size() + " ranks");
+        }
+        long prefixCount = Math.min(count, ApproachesSuite.PREFIX_BYTES / 4);
+        List<Approach> approaches = chosen(options);
+        describe(context.report(), count, prefixCount, ranks.exchange("hosts", RankGroup.hostName()));
+
+        Map<ByteOrder, Path> inputs = new HashMap<>();
+        approaches.forEach(a -> inputs.put(a.fileOrder(), context.workDir().resolve(
+                a.fileOrder() == ByteOrder.BIG_ENDIAN ? "ints-be.bin" : "ints-native.bin")));
+        try {
+            if (ranks.launch().isFirst()) {
+                for (var input : inputs.entrySet()) {
+                    DataFiles.create(input.getValue(), Elements.INT, count, input.getKey());
+                }
+            }
+            ranks.meet("inputs made");
+            List<Row> rows = new ArrayList<>();
+            for (Approach approach : approaches) {
+                rows.add(measure(approach, inputs.get(approach.fileOrder()), count, prefixCount));
+            }
+            report(context.report(), rows, count * 4);
+        } finally {
+            if (ranks.launch().isFirst()) {
+                for (Path input : inputs.values()) {
+                    Files.deleteIfExists(input);
+                }
+            }
+        }
+    }
+
+    /** Reads and writes with one approach, every rank its block; returns the aggregate figures. */
+    private Row measure(Approach approach, Path input, long count, long prefixCount) throws Exception {
+        Contender contender = Contender.java(approach, Optional.of(ranks));
+        Trials trials = new Trials(context.options().repetitions(), ranks.launch().isFirst());
+        Object[] buffer = {Elements.INT.newArray(Math.toIntExact(count / ranks.size() + 1))};
+        ByteOrder order = approach.fileOrder();
+        Plan read = trials.extent(contender, new Plan(input, Elements.INT, count, ranks.size(), order),
+                new Plan(input, Elements.INT, prefixCount, ranks.size(), order), buffer, Contender.Workers.RANKS);
+        PageCache.warm(input);
+        long expected = TestData.expectedChecksum(0, read.count(), 4);
+        double readSeconds = trials.read(contender, read, Contender.Workers.RANKS, buffer, expected, false);
+        Path output = context.workDir().resolve("ints-out-" + approach.name() + ".bin");
+        Plan write = new Plan(output, Elements.INT, read.count(), ranks.size(), order);
+        double writeSeconds = trials.write(contender, write, Contender.Workers.RANKS, buffer);
+        if (ranks.launch().isFirst() && !Boolean.getBoolean(KEEP_PROPERTY)) {
+            Files.deleteIfExists(output);
+        }
+        return new Row(approach, read.bytes(), Stats.mbPerSecond(read.bytes(), readSeconds),
+                Stats.mbPerSecond(write.bytes(), writeSeconds));
+    }
+
+    /** The Java approaches asked for; C and unknown names are errors naming what runs. */
+    private static List<Approach> chosen(BenchOptions options) {
+        List<String> known = Approaches.all().stream().map(Approach::name).toList();
+        for (String name : options.configs()) {
+            if (!known.contains(name)) {
+                throw new IllegalArgumentException("no configuration named '" + name + "' runs under a launcher"
+                        + " (the C rows run only in forked processes); known: " + String.join(", ", known));
+            }
+        }
+        return Approaches.all().stream().filter(a -> options.includes(a.name())).toList();
+    }
+
+    private void describe(SuiteReport report, long count, long prefixCount, List<String> hosts) {
+        BenchOptions options = context.options();
+        report.param("element", "int (4 bytes)").param("size-bytes", count * 4)
+                .param("size", BenchOptions.formatSize(count * 4))
+                .param("prefix-for-slow-configurations", BenchOptions.formatSize(prefixCount * 4))
+                .param("launcher", ranks.launch().launcher()).param("ranks", ranks.size())
+                .param("hosts", hostsWithRanks(hosts))
+                .param("shared-directory", context.workDir().toString())
+                .param("repetitions", options.repetitions()).param("statistic", "median")
+                .param("page-cache", "warm (each rank read the file once before timing)")
+                .param("writes", Trials.WRITES + " (by rank 0, reading the whole file)");
+    }
+
+    /** "node1: ranks 0, 1; node2: ranks 2, 3". */
+    private static String hostsWithRanks(List<String> hosts) {
+        Map<String, List<Integer>> byHost = new TreeMap<>();
+        for (int rank = 0; rank < hosts.size(); rank++) {
+            byHost.computeIfAbsent(hosts.get(rank).strip(), h -> new ArrayList<>()).add(rank);
+        }
+        List<String> parts = new ArrayList<>();
+        byHost.forEach((host, list) -> parts.add(host + ": rank" + (list.size() == 1 ? " " : "s ")
+                + String.join(", ", list.stream().map(String::valueOf).toList())));
+        return String.join("; ", parts);
+    }
+
+    private void report(SuiteReport report, List<Row> rows, long fullBytes) {
+        int n = ranks.size();
+        Table table = new Table("Aggregate MB/s, " + n + (n == 1 ? " rank" : " ranks") + " ("
+                + ranks.launch().launcher() + ")", List.of("configuration", "data", "read", "write"));
+        for (Row row : rows) {
+            String name = row.approach().name();
+            table.row(name, BenchOptions.formatSize(row.bytes()) + (row.bytes() < fullBytes ? " (prefix)" : ""),
+                    BulkSuite.mb(row.read()), BulkSuite.mb(row.write()));
+            report.result(name + "-r" + n, "read", row.read(), "MB/s");
+            report.result(name + "-r" + n, "write", row.write(), "MB/s");
+        }
+        table.note("Names in the JSON: CONFIG-rN (N ranks, one JVM each, started by the launcher). Every rank's "
+                + "read checksum and every written file (read whole by rank 0 with the JDK) checked against the "
+                + "generator.");
+        report.table(table);
+        report.note("Each rank times its own I/O between two meetings (marker files in the shared directory, "
+                + "polled); the slowest rank's time counts, as for forked processes. JVM start-up, filling the array "
+                + "and an untimed warm-up run are outside it.");
+    }
+}
