@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * A rank's sign of life: a daemon thread rewrites {@code alive.RANK} with a new count at every beat while the
- * JVM runs. Others tell a dead rank by a heartbeat that stops changing (as seen on their own clock, so the
+ * A rank's sign of life: a daemon thread rewrites {@code alive.RANK} in the session directory with a new count
+ * at every beat while the JVM runs. Others tell a dead rank by a heartbeat that stops changing (as seen on their own clock, so the
  * nodes' clocks need not agree). A failed beat (a file system hiccup) is skipped, not fatal.
  */
 final class Heartbeat implements AutoCloseable {
@@ -16,13 +16,13 @@ final class Heartbeat implements AutoCloseable {
         this.beating = beating;
     }
 
-    static Path file(Path base, int rank) {
-        return base.resolve("alive." + rank);
+    static Path file(Path session, int rank) {
+        return session.resolve("alive." + rank);
     }
 
-    /** Starts beating into {@code alive.RANK} under {@code base}. */
-    static Heartbeat start(Path base, int rank, Duration interval) {
-        Path file = file(base, rank);
+    /** Starts beating into {@code alive.RANK} in {@code session}. */
+    static Heartbeat start(Path session, int rank, Duration interval) {
+        Path file = file(session, rank);
         String life = MarkerFile.nonce();
         Thread thread = Thread.ofPlatform().daemon().name("hpio-rank-heartbeat").unstarted(() -> {
             for (long beat = 0; !Thread.currentThread().isInterrupted(); beat++) {

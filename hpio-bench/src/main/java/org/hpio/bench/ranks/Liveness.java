@@ -8,36 +8,41 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What one rank has seen of the others' heartbeats, over the whole run. A heartbeat seen to change is alive;
- * once it has been seen alive, standing still for longer than the silence limit (on this rank's clock) means
- * its rank is dead. A heartbeat never seen to change (not written yet, or a stale file of an earlier run)
- * proves nothing either way: only the meeting's timeout applies then.
+ * What one rank has seen of the others' heartbeats in the session directory, over the whole run. A heartbeat
+ * that stands still for longer than the silence limit, on this rank's own clock (the machines' clocks need not
+ * agree), means its rank is dead. A heartbeat not written yet proves nothing: only the meeting's timeout
+ * applies then. (The session directory is fresh, so no heartbeat there is left over from an earlier run.)
  */
-final class Liveness {
-    private record Seen(String beat, long sinceNanos, boolean changing) {
+final class Liveness implements RankWait.Trouble {
+    private record Seen(String beat, long sinceNanos) {
     }
 
-    private final Path base;
+    private final Path session;
     private final Duration silence;
     private final Map<Integer, Seen> seen = new HashMap<>();
 
-    Liveness(Path base, Duration silence) {
-        this.base = base;
+    Liveness(Path session, Duration silence) {
+        this.session = session;
         this.silence = silence;
     }
 
-    /** Reads the heartbeats of {@code ranks}; throws naming the first one that has stopped. */
-    void check(Collection<Integer> ranks, long nowNanos, String where) throws IOException {
-        for (int rank : ranks) {
-            String beat = MarkerFile.read(Heartbeat.file(base, rank)).orElse("");
+    /** Reads the heartbeats of the {@code missing} ranks; throws naming the first one that has stopped. */
+    @Override
+    public void check(Collection<Integer> missing, long nowNanos, String where) throws IOException {
+        for (int rank : missing) {
+            Path file = Heartbeat.file(session, rank);
+            String beat = MarkerFile.read(file).orElse(null);
             Seen before = seen.get(rank);
+            if (beat == null) {
+                continue;
+            }
             if (before == null || !before.beat().equals(beat)) {
-                seen.put(rank, new Seen(beat, nowNanos, before != null));
-            } else if (before.changing() && nowNanos - before.sinceNanos() > silence.toNanos()) {
-                throw new RankFailedException(rank, "rank " + rank + " stopped: its heartbeat ("
-                        + Heartbeat.file(base, rank) + ") has not changed for "
-                        + Duration.ofNanos(nowNanos - before.sinceNanos()).toSeconds() + " s, while waiting at "
-                        + where);
+                seen.put(rank, new Seen(beat, nowNanos));
+            } else if (nowNanos - before.sinceNanos() > silence.toNanos()) {
+                throw new RankFailedException(rank, "rank " + rank + " stopped: its heartbeat (" + file
+                        + ") has not changed for " + Duration.ofNanos(nowNanos - before.sinceNanos()).toMillis()
+                        + " ms, while waiting at " + where + " (-D" + RankTimeouts.SILENCE_PROPERTY
+                        + " sets the limit)");
             }
         }
     }

@@ -29,15 +29,18 @@ public final class RankGroup implements AutoCloseable {
     private final LaunchRank me;
     private final Path base;
     private final Path session;
+    private final FailureMarkers failures;
     private final Heartbeat heartbeat;
     private final RankWait wait;
     private int meetings;
     private Optional<Path> previousMeeting = Optional.empty();
 
-    private RankGroup(LaunchRank me, Path base, Path session, Heartbeat heartbeat, RankWait wait) {
+    private RankGroup(LaunchRank me, Path base, Path session, FailureMarkers failures, Heartbeat heartbeat,
+                      RankWait wait) {
         this.me = me;
         this.base = base;
         this.session = session;
+        this.failures = failures;
         this.heartbeat = heartbeat;
         this.wait = wait;
     }
@@ -48,16 +51,14 @@ public final class RankGroup implements AutoCloseable {
      */
     public static RankGroup join(Path base, LaunchRank me, RankTimeouts timeouts) throws IOException {
         Files.createDirectories(base);
-        Heartbeat heartbeat = Heartbeat.start(base, me.rank(), timeouts.heartbeat());
-        Liveness liveness = new Liveness(base, timeouts.silence());
-        try {
-            Path session = RankSession.establish(base, me, new RankWait(Optional.empty(), timeouts.meeting(), liveness));
-            RankWait inSession = new RankWait(Optional.of(session.resolve("failed")), timeouts.meeting(), liveness);
-            return new RankGroup(me, base, session, heartbeat, inSession);
-        } catch (IOException | RuntimeException e) {
-            stop(heartbeat);
-            throw e;
-        }
+        Path session = RankSession.establish(base, me, new RankWait(timeouts.meeting(), RankWait.Trouble.NONE));
+        FailureMarkers failures = new FailureMarkers(RankSession.failuresOf(session));
+        Liveness liveness = new Liveness(session, timeouts.silence());
+        RankWait wait = new RankWait(timeouts.meeting(), (missing, now, where) -> {
+            failures.check(missing, now, where);
+            liveness.check(missing, now, where);
+        });
+        return new RankGroup(me, base, session, failures, Heartbeat.start(session, me.rank(), timeouts.heartbeat()), wait);
     }
 
     public LaunchRank launch() {
@@ -98,8 +99,7 @@ public final class RankGroup implements AutoCloseable {
 
     /** Tells every other rank that this one failed, and why; they stop at their next meeting naming it. */
     public void fail(Throwable why) throws IOException {
-        MarkerFile.write(session.resolve("failed").resolve("rank-" + me.rank()),
-                why.getClass().getSimpleName() + ": " + why.getMessage() + " (on " + hostName() + ")");
+        failures.leave(me.rank(), why.getClass().getSimpleName() + ": " + why.getMessage() + " (on " + hostName() + ")");
     }
 
     /**

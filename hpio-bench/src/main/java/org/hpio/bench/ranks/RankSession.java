@@ -35,20 +35,25 @@ final class RankSession {
         removeOldSessions(base);
         String session = MarkerFile.nonce();
         Path dir = base.resolve("session-" + session);
-        Files.createDirectories(dir.resolve("failed"));
+        FailureMarkers failures = FailureMarkers.create(failuresOf(dir));
         Map<Integer, String> answered = new HashMap<>();
         List<Integer> others = IntStream.range(1, size).boxed().toList();
-        wait.await("the start (session " + session + ", waiting for the ranks to join)", others, rank -> {
-            if (Files.exists(dir.resolve("joined." + rank))) {
-                return true;
-            }
-            Optional<String> join = MarkerFile.read(base.resolve("join." + rank));
-            if (join.isPresent() && !join.get().equals(answered.get(rank))) {
-                MarkerFile.write(base.resolve("welcome." + rank), join.get() + " " + session);
-                answered.put(rank, join.get());
-            }
-            return false;
-        });
+        try {
+            wait.await("the start (session " + session + ", ranks joining)", others, rank -> {
+                if (Files.exists(dir.resolve("joined." + rank))) {
+                    return true;
+                }
+                Optional<String> join = MarkerFile.read(base.resolve("join." + rank));
+                if (join.isPresent() && !join.get().equals(answered.get(rank))) {
+                    MarkerFile.write(base.resolve("welcome." + rank), join.get() + " " + session);
+                    answered.put(rank, join.get());
+                }
+                return false;
+            });
+        } catch (IOException e) {
+            failures.leave(0, e.getMessage());    // the ranks that did join stop at their first meeting
+            throw e;
+        }
         return dir;
     }
 
@@ -67,6 +72,11 @@ final class RankSession {
         Path dir = base.resolve("session-" + session[0]);
         MarkerFile.write(dir.resolve("joined." + rank), "");
         return dir;
+    }
+
+    /** The directory of a session's failure markers. */
+    static Path failuresOf(Path session) {
+        return session.resolve("failed");
     }
 
     private static void removeOldSessions(Path base) throws IOException {

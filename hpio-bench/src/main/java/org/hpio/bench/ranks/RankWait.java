@@ -1,21 +1,16 @@
 package org.hpio.bench.ranks;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
-import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 
 /**
  * Waiting at a meeting point: polls the shared directory until every awaited rank has arrived. Polls start
  * at 20 us apart and back off to 2 ms, so ranks leave a meeting within about a millisecond of the last
- * arrival. Every 100 ms it also looks for trouble, and fails with the rank named: a rank that wrote a
- * failure marker, a rank whose heartbeat stopped, or ranks still missing at the timeout.
+ * arrival. Every 100 ms it also looks for trouble (another rank's failure marker, a stopped heartbeat), and at
+ * the timeout it fails naming the ranks still missing.
  */
 final class RankWait {
     private static final long FIRST_PAUSE_NANOS = 20_000;
@@ -28,15 +23,20 @@ final class RankWait {
         boolean arrived(int rank) throws IOException;
     }
 
-    private final Optional<Path> failures;
-    private final Duration timeout;
-    private final Liveness liveness;
+    /** A look for trouble while {@code missing} are awaited at {@code where}: throws naming the rank at fault. */
+    @FunctionalInterface
+    interface Trouble {
+        Trouble NONE = (missing, nowNanos, where) -> { };
 
-    /** {@code failures}: the session's directory of failure markers, empty before there is a session. */
-    RankWait(Optional<Path> failures, Duration timeout, Liveness liveness) {
-        this.failures = failures;
+        void check(Collection<Integer> missing, long nowNanos, String where) throws IOException;
+    }
+
+    private final Duration timeout;
+    private final Trouble trouble;
+
+    RankWait(Duration timeout, Trouble trouble) {
         this.timeout = timeout;
-        this.liveness = liveness;
+        this.trouble = trouble;
     }
 
     /** Returns once {@code arrival} holds for every rank in {@code ranks}; {@code where} names the meeting. */
@@ -56,12 +56,12 @@ final class RankWait {
             }
             long now = System.nanoTime();
             if (now >= nextCheck) {
-                throwIfAnyFailed(where);
-                liveness.check(missing, now, where);
+                trouble.check(missing, now, where);
                 if (now - start > timeout.toNanos()) {
                     throw new RankFailedException(missing.first(), (missing.size() == 1 ? "rank " : "ranks ")
-                            + join(missing) + " did not reach " + where + " within " + timeout.toSeconds() + " s"
-                            + " (-D" + RankTimeouts.MEETING_PROPERTY + " sets the limit)");
+                            + String.join(", ", missing.stream().map(String::valueOf).toList()) + " did not reach "
+                            + where + " within " + timeout.toSeconds() + " s (-D" + RankTimeouts.MEETING_PROPERTY
+                            + " sets the limit)");
                 }
                 nextCheck = now + CHECK_EVERY_NANOS;
             }
@@ -71,25 +71,5 @@ final class RankWait {
             }
             pause = Math.min(2 * pause, LONGEST_PAUSE_NANOS);
         }
-    }
-
-    private void throwIfAnyFailed(String where) throws IOException {
-        if (failures.isEmpty()) {
-            return;
-        }
-        List<Path> markers;
-        try (Stream<Path> listed = Files.list(failures.get())) {
-            markers = listed.filter(p -> p.getFileName().toString().startsWith("rank-")).sorted().toList();
-        }
-        if (!markers.isEmpty()) {
-            Path first = markers.getFirst();
-            int rank = Integer.parseInt(first.getFileName().toString().substring("rank-".length()));
-            String why = MarkerFile.read(first).orElse("(no reason given)");
-            throw new RankFailedException(rank, "rank " + rank + " failed, so " + where + " cannot take place: " + why);
-        }
-    }
-
-    private static String join(Collection<Integer> ranks) {
-        return String.join(", ", ranks.stream().map(String::valueOf).toList());
     }
 }
