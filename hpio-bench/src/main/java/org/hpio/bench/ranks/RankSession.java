@@ -39,7 +39,8 @@ final class RankSession {
         Map<Integer, String> answered = new HashMap<>();
         List<Integer> others = IntStream.range(1, size).boxed().toList();
         try {
-            wait.await("the start (session " + session + ", ranks joining)", others, rank -> {
+            wait.await("the start (session " + session + ", ranks joining; were they all started? Under Slurm "
+                    + "the ranks are srun's tasks: a batch script alone is only rank 0)", others, rank -> {
                 if (Files.exists(dir.resolve("joined." + rank))) {
                     return true;
                 }
