@@ -102,7 +102,7 @@ public final class ApproachesSuite implements Suite {
                     Object[] buffers = buffers(n, 1);
                     PageCache.warm(input);
                     Map<String, Map<Integer, Double>> byMode = new LinkedHashMap<>();
-                    for (Contender.Workers kind : Contender.Workers.values()) {
+                    for (Contender.Workers kind : List.of(Contender.Workers.THREADS, Contender.Workers.PROCESSES)) {
                         Trials t = kind == Contender.Workers.THREADS ? trials : once;
                         for (int w : workerCounts) {
                             Object[] perWorker = kind == Contender.Workers.THREADS ? buffers(n, w) : null;

@@ -4,7 +4,6 @@ import org.hpio.bench.io.Approach;
 import org.hpio.bench.io.Approaches;
 import org.hpio.bench.io.DataFiles;
 import org.hpio.bench.io.Elements;
-import org.hpio.bench.io.PageCache;
 import org.hpio.bench.io.SharedFileRun.Plan;
 import org.hpio.bench.io.Stats;
 import org.hpio.bench.io.TestData;
@@ -107,7 +106,6 @@ final class LaunchedApproaches {
         ByteOrder order = approach.fileOrder();
         Plan read = trials.extent(contender, new Plan(input, Elements.INT, count, ranks.size(), order),
                 new Plan(input, Elements.INT, prefixCount, ranks.size(), order), buffer, Contender.Workers.RANKS);
-        PageCache.warm(input);
         long expected = TestData.expectedChecksum(0, read.count(), 4);
         double readSeconds = trials.read(contender, read, Contender.Workers.RANKS, buffer, expected, false);
         Path output = context.workDir().resolve("ints-out-" + approach.name() + ".bin");
@@ -141,7 +139,7 @@ final class LaunchedApproaches {
                 .param("hosts", hostsWithRanks(hosts))
                 .param("shared-directory", context.workDir().toString())
                 .param("repetitions", options.repetitions()).param("statistic", "median")
-                .param("page-cache", "warm (each rank read the file once before timing)")
+                .param("page-cache", "warm (each rank's block read once, untimed, before timing)")
                 .param("writes", Trials.WRITES + " (by rank 0, reading the whole file)");
     }
 

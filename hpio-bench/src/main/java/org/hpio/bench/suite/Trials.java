@@ -8,6 +8,10 @@ import org.hpio.bench.io.SharedFileRun.Plan;
 import org.hpio.bench.io.Stats;
 import org.hpio.bench.io.TestData;
 
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Repeated, checked runs of one contender: an untimed warm-up (JIT, page cache), then the median of the
  * configured repetitions. Cold reads drop the file's pages before every repetition. Writes go to a fresh sparse
@@ -63,13 +67,35 @@ final class Trials {
             double s = c.run(Op.WRITE, plan, workers, buffers, expected);
             if (keepsFiles) {
                 DataFiles.force(plan.file());
-                FileChecksum.verify(c.name(), plan.file(), plan.elements(), plan.order(), 0, plan.count(), expected);
+                check(c, plan, expected);
             }
             if (r >= 0) {
                 seconds[r] = s;
             }
         }
         return Stats.median(seconds);
+    }
+
+    /** Checks a written file against the generator; when it is wrong, the error names the blocks that are. */
+    private static void check(Contender c, Plan plan, long expected) throws IOException {
+        try {
+            FileChecksum.verify(c.name(), plan.file(), plan.elements(), plan.order(), 0, plan.count(), expected);
+        } catch (IOException e) {
+            throw new IOException(e.getMessage() + "; wrong: " + wrongBlocks(plan), e);
+        }
+    }
+
+    private static String wrongBlocks(Plan plan) throws IOException {
+        List<String> wrong = new ArrayList<>();
+        for (int i = 0; i < plan.workers(); i++) {
+            long first = plan.first(i);
+            int length = plan.length(i);
+            if (FileChecksum.of(plan.file(), plan.elements(), plan.order(), first, length)
+                    != TestData.expectedChecksum(first, length, plan.elements().size())) {
+                wrong.add("worker " + i + "'s block (elements " + first + ".." + (first + length - 1) + ")");
+            }
+        }
+        return wrong.isEmpty() ? "no single block" : String.join(", ", wrong);
     }
 
     /**
