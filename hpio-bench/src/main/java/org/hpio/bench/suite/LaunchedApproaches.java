@@ -52,7 +52,7 @@ final class LaunchedApproaches {
     static void run(BenchContext context, LaunchRank me) throws Exception {
         try (RankGroup ranks = RankGroup.join(context.workDir().resolve("ranks"), me, RankTimeouts.fromSystemProperties())) {
             try {
-                new LaunchedApproaches(context, ranks).measure();
+                new LaunchedApproaches(context, ranks).measureEveryApproach();
                 ranks.leave();
             } catch (RankFailedException e) {
                 throw e;        // another rank's failure: the others know already
@@ -63,7 +63,7 @@ final class LaunchedApproaches {
         }
     }
 
-    private void measure() throws Exception {
+    private void measureEveryApproach() throws Exception {
         BenchOptions options = context.options();
         long count = options.sizeOr(ApproachesSuite.DEFAULT_SIZE) / 4;
         if (count < ranks.size()) {
