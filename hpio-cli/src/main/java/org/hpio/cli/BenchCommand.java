@@ -29,7 +29,8 @@ import java.util.concurrent.Callable;
 /** {@code hpio bench [SUITE...]}: runs suites, writes the report folder and optionally the JSON results. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Runs benchmark suites and writes a report (Markdown, PNG charts, JSON).",
-                "With no SUITE, runs every suite at its default size."})
+                "With no SUITE, runs every suite at its default size.",
+                "Under mpirun or srun, 'approaches' runs with each process one rank (README: Running on a cluster)."})
 final class BenchCommand implements Callable<Integer> {
     @Parameters(paramLabel = "SUITE", arity = "0..*", description = "suites to run (see --list); default: all")
     List<String> suites = new ArrayList<>();
@@ -40,7 +41,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--size", paramLabel = "SIZE", description = "data size, e.g. 256m, 1g (default: each suite's own)")
     String size;
 
-    @Option(names = "--threads", split = ",", paramLabel = "N", description = "thread/process counts (default: 1,2,4)")
+    @Option(names = "--threads", split = ",", paramLabel = "N", description = "thread/process counts (default: 1,2,4); under a launcher (mpirun, srun) the launcher's process count")
     List<Integer> threads = List.of(1, 2, 4);
 
     @Option(names = "--reps", paramLabel = "N", description = "timed repetitions per configuration; the median is reported (default: 3)")

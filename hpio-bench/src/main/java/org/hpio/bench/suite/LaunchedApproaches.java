@@ -14,6 +14,7 @@ import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
 import org.hpio.bulk.LaunchRank;
 
+import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +58,11 @@ final class LaunchedApproaches {
             } catch (RankFailedException e) {
                 throw e;        // another rank's failure: the others know already
             } catch (Exception | Error e) {
-                ranks.fail(e);
+                try {
+                    ranks.fail(e);
+                } catch (IOException unreported) {
+                    e.addSuppressed(unreported);    // the others will find this rank by its heartbeat instead
+                }
                 throw e;
             }
         }
