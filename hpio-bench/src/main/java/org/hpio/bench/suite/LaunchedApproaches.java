@@ -177,6 +177,7 @@ final class LaunchedApproaches {
         report.table(table);
         report.note("Each rank times its own I/O between two meetings (marker files in the shared directory, "
                 + "polled); the slowest rank's time counts, as for forked processes. JVM start-up, filling the array "
-                + "and an untimed warm-up run are outside it.");
+                + "and an untimed warm-up run are outside it. Ranks leave the start meeting within about 2 ms of each "
+                + "other: runs of a few ms may not overlap, so size the file for runs much longer than that.");
     }
 }
