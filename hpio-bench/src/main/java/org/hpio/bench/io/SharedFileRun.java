@@ -129,11 +129,12 @@ public final class SharedFileRun {
      * This process as rank {@code ranks.rank()} of a launch (one JVM per rank, started by mpirun or srun, on
      * any machines that share the file): the ranks meet, each does its own block, and they exchange "nanos
      * checksum" as the forked workers print it. Every rank returns the same time, the slowest rank's, and a
-     * read fails on every rank when the ranks' checksums do not add up to the file's. {@code buffer} holds at
-     * least this rank's block; for a write it is filled from the generator here, before the meeting.
+     * read fails on every rank when the ranks' checksums do not add up to the file's; each rank's own MB/s go
+     * to {@code figures}. {@code buffer} holds at least this rank's block; for a write it is filled from the
+     * generator here, before the meeting.
      */
-    public static double inRanks(Approach approach, Op op, Plan plan, RankGroup ranks, Object buffer,
-                                 long expectedChecksum) throws IOException {
+    public static double inRanks(Approach approach, Op op, Plan plan, RankGroup ranks, RankFigures figures,
+                                 Object buffer, long expectedChecksum) throws IOException {
         int rank = ranks.rank();
         if (plan.workers() != ranks.size()) {
             throw new IllegalArgumentException("a plan of " + plan.workers() + " blocks for " + ranks.size() + " ranks");
@@ -149,9 +150,15 @@ public final class SharedFileRun {
         long t0 = System.nanoTime();
         doBlock(approach, op, plan.file(), first * plan.elements().size(), buffer, length);
         long elapsed = System.nanoTime() - t0;
-        List<String> figures = ranks.exchange("done " + what,
+        List<String> handedIn = ranks.exchange("done " + what,
                 elapsed + " " + Long.toUnsignedString(TestData.checksum(buffer, 0, length, first)));
-        return slowest(approach.name(), op, figures, expectedChecksum);
+        double[] mbPerSecond = new double[ranks.size()];
+        for (int r = 0; r < mbPerSecond.length; r++) {
+            long nanos = Long.parseLong(handedIn.get(r).strip().split(" ")[0]);
+            mbPerSecond[r] = Stats.mbPerSecond((long) plan.length(r) * plan.elements().size(), nanos / 1e9);
+        }
+        figures.record(approach.name(), op, mbPerSecond);
+        return slowest(approach.name(), op, handedIn, expectedChecksum);
     }
 
     /** Reads or writes one worker's block: {@code count} elements of {@code array} at byte {@code position}. */

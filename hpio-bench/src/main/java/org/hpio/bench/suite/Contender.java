@@ -2,6 +2,7 @@ package org.hpio.bench.suite;
 
 import org.hpio.bench.io.Approach;
 import org.hpio.bench.io.CProgram;
+import org.hpio.bench.io.RankFigures;
 import org.hpio.bench.io.SharedFileRun;
 import org.hpio.bench.io.SharedFileRun.Op;
 import org.hpio.bench.io.SharedFileRun.Plan;
@@ -39,8 +40,12 @@ interface Contender {
         return java(approach, Optional.empty());
     }
 
-    /** A Java approach; {@code ranks}: the launch this process is a rank of, for {@link Workers#RANKS}. */
-    static Contender java(Approach approach, Optional<RankGroup> ranks) {
+    /** The launch this process is a rank of, and where the ranks' own figures go. */
+    record Launch(RankGroup group, RankFigures figures) {
+    }
+
+    /** A Java approach; {@code launch}: the launch this process is a rank of, for {@link Workers#RANKS}. */
+    static Contender java(Approach approach, Optional<Launch> launch) {
         return new Contender() {
             public String name() { return approach.name(); }
             public String description() { return approach.description(); }
@@ -49,8 +54,8 @@ interface Contender {
 
             public double run(Op op, Plan plan, Workers workers, Object[] buffers, long expected) throws Exception {
                 if (workers == Workers.RANKS) {
-                    RankGroup group = ranks.orElseThrow(() -> new IllegalStateException(name() + ": no launch to run ranks in"));
-                    return SharedFileRun.inRanks(approach, op, plan, group, buffers[0], expected);
+                    Launch ranks = launch.orElseThrow(() -> new IllegalStateException(name() + ": no launch to run ranks in"));
+                    return SharedFileRun.inRanks(approach, op, plan, ranks.group(), ranks.figures(), buffers[0], expected);
                 }
                 if (workers == Workers.PROCESSES) {
                     return SharedFileRun.inProcesses(approach.name(), op, plan,

@@ -4,6 +4,8 @@ import org.hpio.bench.io.Approach;
 import org.hpio.bench.io.Approaches;
 import org.hpio.bench.io.DataFiles;
 import org.hpio.bench.io.Elements;
+import org.hpio.bench.io.RankFigures;
+import org.hpio.bench.io.SharedFileRun.Op;
 import org.hpio.bench.io.SharedFileRun.Plan;
 import org.hpio.bench.io.Stats;
 import org.hpio.bench.io.TestData;
@@ -37,23 +39,29 @@ final class LaunchedApproaches {
     /** Property: keep each approach's written shared file ({@code ints-out-NAME.bin}) for inspection. */
     static final String KEEP_PROPERTY = "hpio.bench.approaches.keep";
 
-    /** One approach's aggregate figures in MB/s. */
-    private record Row(Approach approach, long bytes, double read, double write) {
+    /** One approach's aggregate figures in MB/s, and each rank's own in its last read and write. */
+    private record Row(Approach approach, long bytes, double read, double write, double[] readByRank,
+                       double[] writeByRank) {
     }
 
     private final BenchContext context;
     private final RankGroup ranks;
+    private final List<String> hosts;
+    private final RankFigures figures = new RankFigures();
 
-    private LaunchedApproaches(BenchContext context, RankGroup ranks) {
+    /** {@code hosts}: each rank's machine, by rank. */
+    private LaunchedApproaches(BenchContext context, RankGroup ranks, List<String> hosts) {
         this.context = context;
         this.ranks = ranks;
+        this.hosts = hosts;
     }
 
     /** Runs the suite as rank {@code me}; a failure here stops every other rank, naming this one. */
     static void run(BenchContext context, LaunchRank me) throws Exception {
         try (RankGroup ranks = RankGroup.join(context.workDir().resolve("ranks"), me, RankTimeouts.fromSystemProperties())) {
             try {
-                new LaunchedApproaches(context, ranks).measureEveryApproach();
+                List<String> hosts = ranks.exchange("hosts", RankGroup.hostName()).stream().map(String::strip).toList();
+                new LaunchedApproaches(context, ranks, hosts).measureEveryApproach();
                 ranks.leave();
             } catch (RankFailedException e) {
                 throw e;        // another rank's failure: the others know already
@@ -77,7 +85,7 @@ final class LaunchedApproaches {
         }
         long prefixCount = Math.min(count, ApproachesSuite.PREFIX_BYTES / 4);
         List<Approach> approaches = chosen(options);
-        describe(context.report(), count, prefixCount, ranks.exchange("hosts", RankGroup.hostName()));
+        describe(context.report(), count, prefixCount);
 
         Map<ByteOrder, Path> inputs = new HashMap<>();
         approaches.forEach(a -> inputs.put(a.fileOrder(), context.workDir().resolve(
@@ -105,7 +113,7 @@ final class LaunchedApproaches {
 
     /** Reads and writes with one approach, every rank its block; returns the aggregate figures. */
     private Row measure(Approach approach, Path input, long count, long prefixCount) throws Exception {
-        Contender contender = Contender.java(approach, Optional.of(ranks));
+        Contender contender = Contender.java(approach, Optional.of(new Contender.Launch(ranks, figures)));
         Trials trials = new Trials(context.options().repetitions(), ranks.launch().isFirst());
         Object[] buffer = {Elements.INT.newArray(Math.toIntExact(count / ranks.size() + 1))};
         ByteOrder order = approach.fileOrder();
@@ -120,7 +128,8 @@ final class LaunchedApproaches {
             Files.deleteIfExists(output);
         }
         return new Row(approach, read.bytes(), Stats.mbPerSecond(read.bytes(), readSeconds),
-                Stats.mbPerSecond(write.bytes(), writeSeconds));
+                Stats.mbPerSecond(write.bytes(), writeSeconds), figures.last(approach.name(), Op.READ).orElseThrow(),
+                figures.last(approach.name(), Op.WRITE).orElseThrow());
     }
 
     /** The Java approaches asked for; C and unknown names are errors naming what runs. */
@@ -135,24 +144,48 @@ final class LaunchedApproaches {
         return Approaches.all().stream().filter(a -> options.includes(a.name())).toList();
     }
 
-    private void describe(SuiteReport report, long count, long prefixCount, List<String> hosts) {
+    private void describe(SuiteReport report, long count, long prefixCount) {
         BenchOptions options = context.options();
         report.param("element", "int (4 bytes)").param("size-bytes", count * 4)
                 .param("size", BenchOptions.formatSize(count * 4))
                 .param("prefix-for-slow-configurations", BenchOptions.formatSize(prefixCount * 4))
                 .param("launcher", ranks.launch().launcher()).param("ranks", ranks.size())
-                .param("hosts", hostsWithRanks(hosts))
+                .param("hosts", hostsWithRanks())
                 .param("shared-directory", context.workDir().toString())
                 .param("repetitions", options.repetitions()).param("statistic", "median")
                 .param("page-cache", "warm (each rank's block read once, untimed, before timing)")
                 .param("writes", Trials.WRITES + " (by rank 0, reading the whole file)");
     }
 
+    /** The fastest and the slowest rank of each configuration, by their own MB/s: a slow node stands out. */
+    private Table spread(List<Row> rows) {
+        Table table = new Table("Each rank's own MB/s (its block over its own time), last repetition",
+                List.of("configuration", "read, fastest rank", "read, slowest rank", "write, fastest rank",
+                        "write, slowest rank"));
+        for (Row row : rows) {
+            table.row(row.approach().name(), extreme(row.readByRank(), true), extreme(row.readByRank(), false),
+                    extreme(row.writeByRank(), true), extreme(row.writeByRank(), false));
+        }
+        return table.note("The aggregate counts the slowest rank; a rank far below the others is worth a look at "
+                + "its node.");
+    }
+
+    /** "1234 (rank 2, node07)" for the fastest (or slowest) rank. */
+    private String extreme(double[] mbPerSecondByRank, boolean fastest) {
+        int pick = 0;
+        for (int r = 1; r < mbPerSecondByRank.length; r++) {
+            if (fastest ? mbPerSecondByRank[r] > mbPerSecondByRank[pick] : mbPerSecondByRank[r] < mbPerSecondByRank[pick]) {
+                pick = r;
+            }
+        }
+        return BulkSuite.mb(mbPerSecondByRank[pick]) + " (rank " + pick + ", " + hosts.get(pick) + ")";
+    }
+
     /** "node1: ranks 0, 1; node2: ranks 2, 3". */
-    private static String hostsWithRanks(List<String> hosts) {
+    private String hostsWithRanks() {
         Map<String, List<Integer>> byHost = new TreeMap<>();
         for (int rank = 0; rank < hosts.size(); rank++) {
-            byHost.computeIfAbsent(hosts.get(rank).strip(), h -> new ArrayList<>()).add(rank);
+            byHost.computeIfAbsent(hosts.get(rank), h -> new ArrayList<>()).add(rank);
         }
         List<String> parts = new ArrayList<>();
         byHost.forEach((host, list) -> parts.add(host + ": rank" + (list.size() == 1 ? " " : "s ")
@@ -175,6 +208,9 @@ final class LaunchedApproaches {
                 + "read checksum and every written file (read whole by rank 0 with the JDK) checked against the "
                 + "generator.");
         report.table(table);
+        if (n > 1) {
+            report.table(spread(rows));
+        }
         report.note("Each rank times its own I/O between two meetings (marker files in the shared directory, "
                 + "polled); the slowest rank's time counts, as for forked processes. JVM start-up, filling the array "
                 + "and an untimed warm-up run are outside it. Ranks leave the start meeting within about 2 ms of each "

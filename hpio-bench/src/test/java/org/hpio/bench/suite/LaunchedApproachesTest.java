@@ -12,10 +12,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -65,6 +67,10 @@ class LaunchedApproachesTest {
         }
         assertEquals(3, first.params().get("ranks"));
         assertTrue(first.tables().getFirst().title().contains("3 ranks"), first.tables().getFirst().title());
+        var spread = first.tables().get(1);
+        assertTrue(spread.title().startsWith("Each rank's own MB/s"), spread.title());
+        assertEquals(Set.copyOf(CONFIGS), spread.rows().stream().map(List::getFirst).collect(Collectors.toSet()));
+        assertTrue(spread.rows().getFirst().get(1).matches("\\d+ \\(rank [0-2], .+\\)"), spread.rows().getFirst().toString());
         try (var left = Files.list(work.resolve("approaches"))) {
             assertEquals(List.of(), left.toList(), "inputs, outputs and meeting files are removed");
         }
