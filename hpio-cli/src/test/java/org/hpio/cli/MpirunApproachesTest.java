@@ -90,14 +90,22 @@ class MpirunApproachesTest {
         }
     }
 
-    private static Path mpirun() {
+    /** Open MPI's mpirun on the PATH (the flags above are its own), or the test skips saying why. */
+    private static Path mpirun() throws Exception {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
             Path candidate = Path.of(dir, "mpirun");
             if (Files.isExecutable(candidate)) {
-                return candidate;
+                Result version = run(List.of(candidate.toString(), "--version"), Map.of());
+                if (version.output().contains("Open MPI")) {
+                    return candidate;
+                }
+                return skip(candidate + " is not Open MPI's (it says: " + version.output().strip() + ")");
             }
         }
-        String why = "mpirun is not installed (Debian: apt-get install openmpi-bin; ./hpio test does it as root)";
+        return skip("mpirun is not installed (Debian: apt-get install openmpi-bin; ./hpio test does it as root)");
+    }
+
+    private static Path skip(String why) {
         System.out.println("MpirunApproachesTest skipped: " + why);
         Assumptions.abort(why);
         throw new AssertionError("unreachable");
