@@ -8,6 +8,7 @@ import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;
 import org.hpio.bench.suite.Suite;
 import org.hpio.bench.suite.Suites;
+import org.hpio.bulk.LaunchRank;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,7 +30,8 @@ import java.util.concurrent.Callable;
 /** {@code hpio bench [SUITE...]}: runs suites, writes the report folder and optionally the JSON results. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Runs benchmark suites and writes a report (Markdown, PNG charts, JSON).",
-                "With no SUITE, runs every suite at its default size."})
+                "With no SUITE, runs every suite at its default size.",
+                "Under mpirun or srun, 'approaches' runs with each process one rank (README: Running on a cluster)."})
 final class BenchCommand implements Callable<Integer> {
     @Parameters(paramLabel = "SUITE", arity = "0..*", description = "suites to run (see --list); default: all")
     List<String> suites = new ArrayList<>();
@@ -40,7 +42,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--size", paramLabel = "SIZE", description = "data size, e.g. 256m, 1g (default: each suite's own)")
     String size;
 
-    @Option(names = "--threads", split = ",", paramLabel = "N", description = "thread/process counts (default: 1,2,4)")
+    @Option(names = "--threads", split = ",", paramLabel = "N", description = "thread/process counts (default: 1,2,4); under a launcher (mpirun, srun) the launcher's process count")
     List<Integer> threads = List.of(1, 2, 4);
 
     @Option(names = "--reps", paramLabel = "N", description = "timed repetitions per configuration; the median is reported (default: 3)")
@@ -92,6 +94,10 @@ final class BenchCommand implements Callable<Integer> {
         }
         List<Suite> chosen = choose();
         checkFiles();
+        Optional<LaunchRank> launched = LaunchRank.fromEnvironment();
+        if (launched.isPresent()) {
+            requireLaunchable(chosen, launched.get());
+        }
         BenchOptions options = new BenchOptions(Optional.ofNullable(size).map(BenchOptions::parseSize), threads,
                 repetitions, BenchOptions.CacheMode.parse(cache), workDir.toAbsolutePath(), configs,
                 Optional.ofNullable(trace), Optional.ofNullable(traceRoot), suiteOptions());
@@ -104,6 +110,12 @@ final class BenchCommand implements Callable<Integer> {
             SuiteReport report = new SuiteReport(suite.name(), suite.summary());
             suite.run(new BenchContext(options, report));
             reports.add(report);
+        }
+        if (launched.isPresent() && !launched.get().isFirst()) {
+            LaunchRank me = launched.get();
+            System.err.println("hpio bench: rank " + me.rank() + " of " + me.size() + " (" + me.launcher()
+                    + ") done; its figures are in rank 0's report");
+            return 0;
         }
         Path dir = reportDir != null ? reportDir : defaultReportDir();
         Path markdown = ReportWriter.write(dir, machine, reports, started, Duration.between(started, Instant.now()));
@@ -133,6 +145,19 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (reportDir != null) {
             InputFiles.outputDirectory(reportDir, "--report");
+        }
+    }
+
+    /**
+     * Under a launcher every process runs this command; only the approaches suite knows how to share the work
+     * among them (each rank its block of one file). Other suites would run N times over the same files.
+     */
+    private static void requireLaunchable(List<Suite> chosen, LaunchRank me) {
+        List<String> others = chosen.stream().map(Suite::name).filter(name -> !name.equals("approaches")).toList();
+        if (me.size() > 1 && !others.isEmpty()) {
+            throw new IllegalArgumentException("started as rank " + me.rank() + " of " + me.size() + " by "
+                    + me.launcher() + ", where only the approaches suite runs (each rank its own block of one "
+                    + "shared file); asked for: " + String.join(", ", others) + ". Run: " + "hpio bench approaches");
         }
     }
 

@@ -34,7 +34,7 @@ public final class BlockWorker {
             java.nio.file.Files.createFile(warmUp);
         }
         try {
-            run(approach, op, warmUp, first * elements.size(), array, count);
+            SharedFileRun.doBlock(approach, op, warmUp, first * elements.size(), array, count);
         } finally {
             if (op == SharedFileRun.Op.WRITE) {
                 java.nio.file.Files.deleteIfExists(warmUp);
@@ -44,17 +44,8 @@ public final class BlockWorker {
         System.out.flush();
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII)).readLine();
         long t0 = System.nanoTime();
-        run(approach, op, file, first * elements.size(), array, count);
+        SharedFileRun.doBlock(approach, op, file, first * elements.size(), array, count);
         long elapsed = System.nanoTime() - t0;
         System.out.println("DONE " + elapsed + " " + Long.toUnsignedString(TestData.checksum(array, 0, count, first)));
-    }
-
-    private static void run(Approach approach, SharedFileRun.Op op, Path file, long position, Object array, int count)
-            throws java.io.IOException {
-        if (op == SharedFileRun.Op.READ) {
-            approach.read(file, position, array, 0, count);
-        } else {
-            approach.write(file, position, array, 0, count);
-        }
     }
 }

@@ -23,7 +23,10 @@ public final class HpioApproaches {
         return List.of(new BulkRaf(ByteOrder.BIG_ENDIAN), new BulkDs(), new BulkRaf(ByteOrder.nativeOrder()));
     }
 
-    /** bulkraf: BulkRandomAccessFile.readArray/writeArray, one call per block; bulk-native in native order. */
+    /**
+     * bulkraf: BulkRandomAccessFile's positional readArray/writeArray (pread/pwrite at the block's offset, the
+     * file pointer untouched), one call per block; bulk-native in native order.
+     */
     static final class BulkRaf implements Approach {
         private final ByteOrder order;
 
@@ -40,22 +43,20 @@ public final class HpioApproaches {
 
         public void read(Path file, long position, Object array, int offset, int count) throws IOException {
             try (BulkRandomAccessFile raf = new BulkRandomAccessFile(file, "r", order)) {
-                raf.seek(position);
                 if (array instanceof long[] longs) {
-                    raf.readArray(longs, offset, count);
+                    raf.readArray(position, longs, offset, count);
                 } else {
-                    raf.readArray((int[]) array, offset, count);
+                    raf.readArray(position, (int[]) array, offset, count);
                 }
             }
         }
 
         public void write(Path file, long position, Object array, int offset, int count) throws IOException {
             try (BulkRandomAccessFile raf = new BulkRandomAccessFile(file, "rw", order)) {
-                raf.seek(position);
                 if (array instanceof long[] longs) {
-                    raf.writeArray(longs, offset, count);
+                    raf.writeArray(position, longs, offset, count);
                 } else {
-                    raf.writeArray((int[]) array, offset, count);
+                    raf.writeArray(position, (int[]) array, offset, count);
                 }
             }
         }

@@ -1,5 +1,7 @@
 package org.hpio.bench.io;
 
+import org.hpio.bench.ranks.RankGroup;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -9,12 +11,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One timed run of 001 §4's experiment: {@code workers} threads or processes each read or write their own
- * block of one shared file (block i is elements [i * n / w, (i + 1) * n / w)). Workers are released together at
+ * One timed run of 001 §4's experiment: {@code workers} threads, forked processes, or ranks of a launch
+ * (mpirun, srun) each read or write their own block of one shared file (block i is elements
+ * [i * n / w, (i + 1) * n / w)). Workers are released together at
  * a start barrier; the time runs from the first worker's start to the last one's end, as the workers measure
  * them. Set-up (starting a JVM, filling the array, a warm-up pass) is outside it. Reads are checked against the generator's checksum before the time is returned;
  * writes are checked by the caller from the file.
@@ -55,12 +59,8 @@ public final class SharedFileRun {
                 try {
                     start.await();
                     starts[worker] = System.nanoTime();
-                    long position = plan.first(worker) * plan.elements().size();
-                    if (op == Op.READ) {
-                        approach.read(plan.file(), position, buffers[worker], 0, plan.length(worker));
-                    } else {
-                        approach.write(plan.file(), position, buffers[worker], 0, plan.length(worker));
-                    }
+                    doBlock(approach, op, plan.file(), plan.first(worker) * plan.elements().size(), buffers[worker],
+                            plan.length(worker));
                     ends[worker] = System.nanoTime();
                 } catch (Throwable t) {
                     failure.compareAndSet(null, t);
@@ -110,25 +110,83 @@ public final class SharedFileRun {
                 in.write("GO\n".getBytes(StandardCharsets.US_ASCII));
                 in.flush();
             }
-            long sum = 0;
-            long elapsed = 0;
+            List<String> figures = new ArrayList<>();
             for (BufferedReader out : outputs) {
-                String[] done = expectLine(name, out, "DONE").split(" ");
-                elapsed = Math.max(elapsed, Long.parseLong(done[1]));
-                sum += Long.parseUnsignedLong(done[2]);
+                figures.add(expectLine(name, out, "DONE").substring("DONE ".length()));
             }
             for (Process p : processes) {
                 if (p.waitFor() != 0) {
                     throw new IOException(name + " worker exited with " + p.exitValue());
                 }
             }
-            if (op == Op.READ) {
-                checkRead(name, sum, expectedChecksum);
-            }
-            return elapsed / 1e9;
+            return slowest(name, op, figures, expectedChecksum);
         } finally {
             processes.forEach(Process::destroyForcibly);
         }
+    }
+
+    /**
+     * This process as rank {@code ranks.rank()} of a launch (one JVM per rank, started by mpirun or srun, on
+     * any machines that share the file): the ranks meet, each does its own block, and they exchange "nanos
+     * checksum" as the forked workers print it. Every rank returns the same time, the slowest rank's, and a
+     * read fails on every rank when the ranks' checksums do not add up to the file's; each rank's own MB/s go
+     * to {@code figures}. {@code buffer} holds at least this rank's block; for a write it is filled from the
+     * generator here, before the meeting.
+     */
+    public static double inRanks(Approach approach, Op op, Plan plan, RankGroup ranks, RankFigures figures,
+                                 Object buffer, long expectedChecksum) throws IOException {
+        int rank = ranks.rank();
+        if (plan.workers() != ranks.size()) {
+            throw new IllegalArgumentException("a plan of " + plan.workers() + " blocks for " + ranks.size() + " ranks");
+        }
+        long first = plan.first(rank);
+        int length = plan.length(rank);
+        if (op == Op.WRITE) {
+            TestData.fill(buffer, 0, length, first);
+        }
+        String what = op.name().toLowerCase(Locale.ROOT) + " " + approach.name() + " "
+                + plan.file().getFileName();
+        ranks.meet("start " + what);
+        long t0 = System.nanoTime();
+        doBlock(approach, op, plan.file(), first * plan.elements().size(), buffer, length);
+        long elapsed = System.nanoTime() - t0;
+        List<String> handedIn = ranks.exchange("done " + what,
+                elapsed + " " + Long.toUnsignedString(TestData.checksum(buffer, 0, length, first)));
+        double[] mbPerSecond = new double[ranks.size()];
+        for (int r = 0; r < mbPerSecond.length; r++) {
+            long nanos = Long.parseLong(handedIn.get(r).strip().split(" ")[0]);
+            mbPerSecond[r] = Stats.mbPerSecond((long) plan.length(r) * plan.elements().size(), nanos / 1e9);
+        }
+        figures.record(approach.name(), op, mbPerSecond);
+        return slowest(approach.name(), op, handedIn, expectedChecksum);
+    }
+
+    /** Reads or writes one worker's block: {@code count} elements of {@code array} at byte {@code position}. */
+    static void doBlock(Approach approach, Op op, Path file, long position, Object array, int count)
+            throws IOException {
+        if (op == Op.READ) {
+            approach.read(file, position, array, 0, count);
+        } else {
+            approach.write(file, position, array, 0, count);
+        }
+    }
+
+    /**
+     * The slowest worker's seconds, from every worker's "nanos checksum"; for a read, after checking that the
+     * checksums add up to the file's.
+     */
+    private static double slowest(String name, Op op, List<String> figures, long expectedChecksum) throws IOException {
+        long slowest = 0;
+        long sum = 0;
+        for (String figure : figures) {
+            String[] parts = figure.strip().split(" ");
+            slowest = Math.max(slowest, Long.parseLong(parts[0]));
+            sum += Long.parseUnsignedLong(parts[1]);
+        }
+        if (op == Op.READ) {
+            checkRead(name, sum, expectedChecksum);
+        }
+        return slowest / 1e9;
     }
 
     /** The command line of worker i. */

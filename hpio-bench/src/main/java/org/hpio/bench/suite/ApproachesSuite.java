@@ -10,6 +10,7 @@ import org.hpio.bench.report.Chart;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
+import org.hpio.bulk.LaunchRank;
 
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -18,15 +19,32 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code hpio bench approaches}: 001 §4's experiment. 1, 2 and 4 threads, and as many processes, each read or
  * write their own block of one shared file of ints, with every approach; the aggregate MB/s is the file's
  * size over the time from the common start to the last worker's end. Warm page cache.
+ *
+ * <p>Started by a launcher ({@code mpirun -np N ./hpio bench approaches}, {@code srun}), each process is one
+ * rank of the experiment instead, as in 001 §4, and the ranks may run on many machines sharing the work
+ * directory: {@link LaunchedApproaches}.
  */
 public final class ApproachesSuite implements Suite {
     static final long DEFAULT_SIZE = 64L << 20;
     static final long PREFIX_BYTES = 4L << 20;
+
+    private final Optional<LaunchRank> launched;
+
+    /** As this process was started: a rank of a launch (mpirun, srun) when the environment says so, else alone. */
+    public ApproachesSuite() {
+        this(LaunchRank.fromEnvironment());
+    }
+
+    /** {@code launched}: the launch this process is a rank of, or empty to fork its own processes. */
+    public ApproachesSuite(Optional<LaunchRank> launched) {
+        this.launched = launched;
+    }
 
     @Override
     public String name() {
@@ -44,6 +62,10 @@ public final class ApproachesSuite implements Suite {
 
     @Override
     public void run(BenchContext context) throws Exception {
+        if (launched.isPresent()) {
+            LaunchedApproaches.run(context, launched.get());
+            return;
+        }
         BenchOptions options = context.options();
         long count = options.sizeOr(DEFAULT_SIZE) / 4;
         long prefixCount = Math.min(count, PREFIX_BYTES / 4);
@@ -80,7 +102,7 @@ public final class ApproachesSuite implements Suite {
                     Object[] buffers = buffers(n, 1);
                     PageCache.warm(input);
                     Map<String, Map<Integer, Double>> byMode = new LinkedHashMap<>();
-                    for (Contender.Workers kind : Contender.Workers.values()) {
+                    for (Contender.Workers kind : List.of(Contender.Workers.THREADS, Contender.Workers.PROCESSES)) {
                         Trials t = kind == Contender.Workers.THREADS ? trials : once;
                         for (int w : workerCounts) {
                             Object[] perWorker = kind == Contender.Workers.THREADS ? buffers(n, w) : null;

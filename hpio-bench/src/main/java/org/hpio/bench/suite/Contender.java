@@ -2,19 +2,23 @@ package org.hpio.bench.suite;
 
 import org.hpio.bench.io.Approach;
 import org.hpio.bench.io.CProgram;
+import org.hpio.bench.io.RankFigures;
 import org.hpio.bench.io.SharedFileRun;
 import org.hpio.bench.io.SharedFileRun.Op;
 import org.hpio.bench.io.SharedFileRun.Plan;
 import org.hpio.bench.io.TestData;
+import org.hpio.bench.ranks.RankGroup;
 
 import java.nio.ByteOrder;
+import java.util.Optional;
 
 /**
  * A configuration of the bulk and approaches suites: a Java {@link Approach} or the C reference program,
- * run by threads of one process or by separate processes. Returns seconds; reads are checked inside.
+ * run by threads of one process, by separate processes it forks, or by the ranks of a launch. Returns seconds; reads are checked inside.
  */
 interface Contender {
-    enum Workers { THREADS, PROCESSES }
+    /** Threads of this JVM, processes it forks, or the ranks of a launch (this process one of them). */
+    enum Workers { THREADS, PROCESSES, RANKS }
 
     String name();
 
@@ -33,6 +37,15 @@ interface Contender {
     double run(Op op, Plan plan, Workers workers, Object[] buffers, long expectedChecksum) throws Exception;
 
     static Contender java(Approach approach) {
+        return java(approach, Optional.empty());
+    }
+
+    /** The launch this process is a rank of, and where the ranks' own figures go. */
+    record Launch(RankGroup group, RankFigures figures) {
+    }
+
+    /** A Java approach; {@code launch}: the launch this process is a rank of, for {@link Workers#RANKS}. */
+    static Contender java(Approach approach, Optional<Launch> launch) {
         return new Contender() {
             public String name() { return approach.name(); }
             public String description() { return approach.description(); }
@@ -40,6 +53,10 @@ interface Contender {
             public boolean perElement() { return approach.perElement(); }
 
             public double run(Op op, Plan plan, Workers workers, Object[] buffers, long expected) throws Exception {
+                if (workers == Workers.RANKS) {
+                    Launch ranks = launch.orElseThrow(() -> new IllegalStateException(name() + ": no launch to run ranks in"));
+                    return SharedFileRun.inRanks(approach, op, plan, ranks.group(), ranks.figures(), buffers[0], expected);
+                }
                 if (workers == Workers.PROCESSES) {
                     return SharedFileRun.inProcesses(approach.name(), op, plan,
                             i -> SharedFileRun.javaWorker(approach, op, plan, i), expected);
@@ -65,6 +82,9 @@ interface Contender {
             public boolean perElement() { return false; }
 
             public double run(Op op, Plan plan, Workers workers, Object[] buffers, long expected) throws Exception {
+                if (workers == Workers.RANKS) {
+                    throw new UnsupportedOperationException(name() + " does not run as ranks of a launch");
+                }
                 if (workers == Workers.PROCESSES) {
                     return SharedFileRun.inProcesses(name(), op, plan,
                             i -> SharedFileRun.cWorker(program, op, plan, i, 1, true), expected);

@@ -8,6 +8,10 @@ import org.hpio.bench.io.SharedFileRun.Plan;
 import org.hpio.bench.io.Stats;
 import org.hpio.bench.io.TestData;
 
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Repeated, checked runs of one contender: an untimed warm-up (JIT, page cache), then the median of the
  * configured repetitions. Cold reads drop the file's pages before every repetition. Writes go to a fresh sparse
@@ -23,9 +27,19 @@ final class Trials {
             + "after the clock stops";
 
     private final int repetitions;
+    private final boolean keepsFiles;
 
     Trials(int repetitions) {
+        this(repetitions, true);
+    }
+
+    /**
+     * {@code keepsFiles}: whether this process makes each write's fresh file and checks it afterwards. Among
+     * the ranks of a launch only rank 0 does; the others wait for it at the run's start meeting.
+     */
+    Trials(int repetitions, boolean keepsFiles) {
         this.repetitions = repetitions;
+        this.keepsFiles = keepsFiles;
     }
 
     /** Median seconds of reading {@code plan} (warm: already cached; cold: dropped before each repetition). */
@@ -47,10 +61,14 @@ final class Trials {
         long expected = TestData.expectedChecksum(0, plan.count(), plan.elements().size());
         double[] seconds = new double[repetitions];
         for (int r = -1; r < repetitions; r++) {
-            DataFiles.recreateSparse(plan.file(), plan.bytes());
+            if (keepsFiles) {
+                DataFiles.recreateSparse(plan.file(), plan.bytes());
+            }
             double s = c.run(Op.WRITE, plan, workers, buffers, expected);
-            DataFiles.force(plan.file());
-            FileChecksum.verify(c.name(), plan.file(), plan.elements(), plan.order(), 0, plan.count(), expected);
+            if (keepsFiles) {
+                DataFiles.force(plan.file());
+                check(c, plan, expected);
+            }
             if (r >= 0) {
                 seconds[r] = s;
             }
@@ -58,16 +76,43 @@ final class Trials {
         return Stats.median(seconds);
     }
 
+    /** Checks a written file against the generator; when it is wrong, the error names the blocks that are. */
+    private static void check(Contender c, Plan plan, long expected) throws IOException {
+        try {
+            FileChecksum.verify(c.name(), plan.file(), plan.elements(), plan.order(), 0, plan.count(), expected);
+        } catch (IOException e) {
+            throw new IOException(e.getMessage() + "; wrong: " + wrongBlocks(plan), e);
+        }
+    }
+
+    private static String wrongBlocks(Plan plan) throws IOException {
+        List<String> wrong = new ArrayList<>();
+        for (int i = 0; i < plan.workers(); i++) {
+            long first = plan.first(i);
+            int length = plan.length(i);
+            if (FileChecksum.of(plan.file(), plan.elements(), plan.order(), first, length)
+                    != TestData.expectedChecksum(first, length, plan.elements().size())) {
+                wrong.add("worker " + i + "'s block (elements " + first + ".." + (first + length - 1) + ")");
+            }
+        }
+        return wrong.isEmpty() ? "no single block" : String.join(", ", wrong);
+    }
+
     /**
      * The plan to measure {@code c} on: the full one, or for a per-element configuration whose full run would
      * exceed {@link #FULL_RUN_LIMIT_SECONDS}, the prefix (timed once on the prefix to decide).
      */
     Plan extent(Contender c, Plan full, Plan prefix, Object[] buffers) throws Exception {
+        return extent(c, full, prefix, buffers, Contender.Workers.THREADS);
+    }
+
+    /** {@link #extent(Contender, Plan, Plan, Object[])}, timing the prefix with {@code workers}. */
+    Plan extent(Contender c, Plan full, Plan prefix, Object[] buffers, Contender.Workers workers) throws Exception {
         if (!c.perElement() || prefix.count() >= full.count()) {
             return full;
         }
         long expected = TestData.expectedChecksum(0, prefix.count(), prefix.elements().size());
-        double seconds = c.run(Op.READ, prefix, Contender.Workers.THREADS, buffers, expected);
+        double seconds = c.run(Op.READ, prefix, workers, buffers, expected);
         double estimate = seconds * full.count() / prefix.count();
         return estimate > FULL_RUN_LIMIT_SECONDS ? prefix : full;
     }

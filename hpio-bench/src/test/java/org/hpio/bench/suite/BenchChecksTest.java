@@ -84,6 +84,8 @@ class BenchChecksTest {
         IOException e = assertThrows(IOException.class,
                 () -> new Trials(1).write(bad, plan, Contender.Workers.THREADS, buffers));
         assertTrue(e.getMessage().contains("wrote wrong data"), e.getMessage());
+        assertTrue(e.getMessage().contains("worker 0's block (elements 0..4999), worker 1's block (elements 5000..9999)"),
+                e.getMessage());
     }
 
     @Test
