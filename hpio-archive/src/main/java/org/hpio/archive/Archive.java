@@ -28,7 +28,7 @@ import java.util.zip.CRC32;
  * (lookup by path without a scan), the entries' data (stored or Deflate), and a CRC check of every entry. Reads
  * what {@link ArchiveBuilder}, Info-ZIP {@code zip}, Python's {@code zipfile} and {@code java.util.zip} write.
  *
- * <h2>Loading (002 §3.1, §3.2, §3.4, §3.5; DESIGN.md "How data flows")</h2>
+ * <h2>Loading (002 §3.1, §3.2, §3.4, §3.5; docs/DESIGN.md "Archive loads")</h2>
  * {@link #load(String)} returns a {@link LoadedFile}: name, then (with a {@link LoadOptions#fileCache() file
  * cache}) a cache hit, else an aligned block plan whose blocks are read asynchronously at the queue depth, each
  * block inflated while the next ones are read; a stored entry is read straight into its destination. The
