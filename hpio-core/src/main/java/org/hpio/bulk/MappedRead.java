@@ -47,7 +47,8 @@ final class MappedRead {
         return true;
     }
 
-    private static void copyOut(MemorySegment mapped, ArrayKind kind, Object array, int offset, int count,
+    /** Copies {@code count} elements from the start of {@code mapped} into {@code array[offset ..]}, in pieces. */
+    static void copyOut(MemorySegment mapped, ArrayKind kind, Object array, int offset, int count,
                                 ByteOrder order) {
         int perPiece = (kind.isMemoryForm(order) ? COPY_CHUNK : SWAP_CHUNK) / kind.elementSize();
         for (int done = 0; done < count; ) {

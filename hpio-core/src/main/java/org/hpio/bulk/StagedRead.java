@@ -25,7 +25,8 @@ import java.nio.ByteOrder;
  */
 final class StagedRead {
     static final int BUFFER_BYTES = 1 << 20;
-    private static final StagingPool POOL =
+    /** The staging buffers of bulk reads (also the bulk streams' over a file: FileStreamChannel). */
+    static final StagingPool POOL =
             new StagingPool(BUFFER_BYTES, 2 * Runtime.getRuntime().availableProcessors());
 
     private StagedRead() {

@@ -64,6 +64,33 @@ class ReadStrategyTest {
         }
     }
 
+    /** The bulk stream over a plain file reads through its channel with the same strategies, from its position. */
+    @ParameterizedTest
+    @EnumSource(Prim.class)
+    void streamsOverAFileReadTheBytesExactly(Prim p) throws IOException {
+        byte[] contents = new byte[FILE_BYTES];
+        new Random(~p.ordinal()).nextBytes(contents);
+        Path file = dir.resolve("stream-strategies-" + p + ".bin");
+        Files.write(file, contents);
+        for (ByteOrder order : new ByteOrder[]{ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
+            for (long bytes : byteSizes(p)) {
+                int count = (int) (bytes / p.size);
+                long position = 3;
+                try (BulkDataInputStream in = new BulkDataInputStream(new java.io.FileInputStream(file.toFile()),
+                        order)) {
+                    in.skipNBytes(position);
+                    Object actual = p.newArray(count + 5);
+                    p.read(in, actual, 5, count);
+                    String what = p + " " + order + " stream count=" + count;
+                    Prim.assertBits(decode(p, contents, position, count, order), 0, actual, 5, count, what);
+                    byte next = in.readByte();
+                    org.junit.jupiter.api.Assertions.assertEquals(contents[(int) (position + bytes)], next,
+                            what + ": the stream is positioned right after the array");
+                }
+            }
+        }
+    }
+
     private static Object decode(Prim p, byte[] contents, long position, int count, ByteOrder order) {
         ByteBuffer bytes = ByteBuffer.wrap(contents, (int) position, count * p.size).order(order);
         Object a = p.newArray(count);

@@ -79,8 +79,36 @@ class TruncatedFileReadTest {
     }
 
     /**
+     * The same for a bulk stream over a plain FileInputStream (read through its channel: staged, or mapped from
+     * {@link FileTransfer#MAPPED_MIN}): the stream ends at the new end of the file, and says how many elements
+     * were read.
+     */
+    @ParameterizedTest
+    @EnumSource(Prim.class)
+    void fileShrunkUnderAStreamEndsItWithEofException(Prim p) throws IOException {
+        for (int bytes : new int[]{4096, BIG}) {
+            for (ByteOrder order : new ByteOrder[]{ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
+                for (long cut : new long[]{bytes / 2, bytes / 2 + 1000, 0}) {
+                    String what = p + " " + order + " " + bytes + " bytes cut to " + cut;
+                    Path file = fileOf(bytes);
+                    int count = bytes / p.size;
+                    try (BulkDataInputStream in = new BulkDataInputStream(new java.io.FileInputStream(file.toFile()),
+                            order)) {
+                        truncate(file, cut);
+                        Object a = p.newArray(count);
+                        EOFException e = assertThrows(EOFException.class, () -> p.read(in, a, 0, count), what);
+                        assertTrue(e.getMessage().contains((cut / p.size) + " of " + count), what + ": " + e.getMessage());
+                    }
+                    Files.delete(file);
+                }
+            }
+        }
+    }
+
+    /**
      * Another thread keeps cutting the file to a random length and growing it back while this one reads it
-     * whole, both orders, staged and mapped: every read either succeeds or throws an IOException.
+     * whole, through the file and through a stream, both orders, staged and mapped: every read either succeeds
+     * or throws an IOException.
      */
     @Test
     void fileCutWhileBeingReadGivesIOExceptionNeverAnError() throws Exception {
@@ -108,6 +136,12 @@ class TruncatedFileReadTest {
                     order = order == ByteOrder.BIG_ENDIAN ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
                     try (BulkRandomAccessFile f = new BulkRandomAccessFile(file, "r", order)) {
                         f.readArray(0, longs);
+                    } catch (IOException expected) {
+                        failures++;
+                    }
+                    try (BulkDataInputStream in = new BulkDataInputStream(new java.io.FileInputStream(file.toFile()),
+                            order)) {
+                        in.readArray(longs);
                     } catch (IOException expected) {
                         failures++;
                     }

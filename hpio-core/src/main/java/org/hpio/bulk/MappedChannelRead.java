@@ -1,0 +1,76 @@
+package org.hpio.bulk;
+
+import org.hpio.internal.array.ArrayKind;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+
+/**
+ * {@link MappedRead} for the bulk streams over a plain file ({@link FileStreamChannel}): the stream's range
+ * mapped through its own {@link FileChannel} into a confined arena for the call (no JVM-wide handshake to
+ * unmap), copied (swapped) out in pieces into the array, and the channel's position moved past what was read.
+ * Same sizes as for {@link BulkRandomAccessFile}: from {@link FileTransfer#MAPPED_MIN} bytes up.
+ *
+ * <p>A fault on a page past the end of a file that shrank meanwhile arrives as an asynchronous
+ * {@link InternalError} by the channel's next native call at the latest (the size check, the unmapping); it is
+ * caught here and the read ends at the file's new end, as a read at the end of the stream does. A fault on a
+ * file that did not shrink (an I/O error reading a page in) is an IOException naming the offsets. Not
+ * thread-safe (neither is the stream); the mapping never leaves the call.
+ */
+final class MappedChannelRead {
+    private MappedChannelRead() {
+    }
+
+    /**
+     * Reads up to {@code count} elements at the channel's position, stopping early only at the end of the file;
+     * returns the whole elements read, or -1, having read nothing, when the range is under
+     * {@link FileTransfer#MAPPED_MIN} bytes or the file cannot be mapped.
+     */
+    static int read(FileChannel channel, ArrayKind kind, Object array, int offset, int count, ByteOrder order)
+            throws IOException {
+        long position = channel.position();
+        int size = kind.elementSize();
+        int wanted = (int) Math.min(count, Math.max(0, channel.size() - position) / size);
+        long bytes = kind.byteSize(wanted);
+        if (bytes < FileTransfer.MAPPED_MIN) {
+            return -1;
+        }
+        long sizeNow;
+        try {
+            sizeNow = mapAndCopy(channel, position, kind, array, offset, wanted, order);
+        } catch (InternalError fault) {
+            sizeNow = channel.size();
+            if (sizeNow >= position + bytes) {
+                throw new IOException("a fault reading the mapped pages of a file at offsets " + position + " to "
+                        + (position + bytes) + " (an I/O error reading the file in?): " + fault.getMessage(), fault);
+            }
+        }
+        if (sizeNow == -1) {
+            return -1;
+        }
+        long consumed = Math.min(bytes, Math.max(0, sizeNow - position));
+        channel.position(position + consumed);
+        return (int) (consumed / size);
+    }
+
+    /** The file's size after the copy, or -1 when the file cannot be mapped. */
+    private static long mapAndCopy(FileChannel channel, long position, ArrayKind kind, Object array, int offset,
+                                   int count, ByteOrder order) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mapped;
+            try {
+                mapped = channel.map(FileChannel.MapMode.READ_ONLY, position, kind.byteSize(count), arena);
+            } catch (IOException | UnsupportedOperationException notMappable) {
+                if (!channel.isOpen()) {
+                    throw notMappable;   // closed (by an interrupt, say): not a reason to try another way
+                }
+                return -1;
+            }
+            MappedRead.copyOut(mapped, kind, array, offset, count, order);
+            return channel.size();   // a native call: a fault's pending InternalError is delivered here at the latest
+        }
+    }
+}
