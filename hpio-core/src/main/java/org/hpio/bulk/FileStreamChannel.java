@@ -2,6 +2,7 @@ package org.hpio.bulk;
 
 import org.hpio.internal.array.ArrayKind;
 import org.hpio.internal.mem.StagingPool;
+import org.hpio.internal.mem.StagingSlots;
 
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -89,7 +90,7 @@ final class FileStreamChannel {
 
     private static int readStaged(FileChannel channel, ArrayKind kind, Object array, int offset, int count,
                                   ByteOrder order) throws IOException {
-        StagingPool pool = StagedRead.POOL;
+        StagingSlots pool = StagedRead.POOL;
         MemorySegment staging = pool.acquire();
         try {
             ByteBuffer bytes = staging.asByteBuffer();

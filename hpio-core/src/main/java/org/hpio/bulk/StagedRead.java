@@ -1,7 +1,7 @@
 package org.hpio.bulk;
 
 import org.hpio.internal.array.ArrayKind;
-import org.hpio.internal.mem.StagingPool;
+import org.hpio.internal.mem.StagingSlots;
 import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
@@ -20,14 +20,15 @@ import java.nio.ByteOrder;
  * copy, which does not care, moves it on from the cache: 10.2 GB/s, and faster at every size from 1 KiB up
  * (see {@link FileTransfer}).
  *
- * <p>Buffers: from a pool of {@value #BUFFER_BYTES} buffers shared by all threads; owned by one call from
- * acquire to release, which happens before the call returns, so nothing outlives it. Thread-safe.
+ * <p>Buffers: from {@link StagingSlots} of {@value #BUFFER_BYTES} buffers shared by all threads (no allocation
+ * per call); owned by one call from acquire to release, which happens before the call returns, so nothing
+ * outlives it. Thread-safe.
  */
 final class StagedRead {
     static final int BUFFER_BYTES = 1 << 20;
     /** The staging buffers of bulk reads (also the bulk streams' over a file: FileStreamChannel). */
-    static final StagingPool POOL =
-            new StagingPool(BUFFER_BYTES, 2 * Runtime.getRuntime().availableProcessors());
+    static final StagingSlots POOL =
+            new StagingSlots(BUFFER_BYTES, 2 * Runtime.getRuntime().availableProcessors());
 
     private StagedRead() {
     }
