@@ -21,7 +21,7 @@ import java.util.Random;
  * a ByteBuffer decoding of the same bytes and, big-endian, with {@code DataInputStream}.
  */
 class ReadStrategyTest {
-    private static final int FILE_BYTES = 3 * (1 << 20) + 4099;
+    private static final int FILE_BYTES = 9 * (1 << 20) + 4099;
     private static final long[] POSITIONS = {0, 3, 4093, 4096 + 8};
     private static final int[] ARRAY_OFFSETS = {0, 5};
 
@@ -31,7 +31,8 @@ class ReadStrategyTest {
     private static long[] byteSizes(Prim p) {
         long min = FileTransfer.MAPPED_MIN;
         return new long[]{p.size, 4096, min - p.size, min, min + p.size, min + MappedRead.SWAP_CHUNK + p.size,
-                2L * MappedRead.COPY_CHUNK + 3L * p.size, min + 3L * MappedRead.SWAP_CHUNK - p.size};
+                MappedRead.COPY_CHUNK + 3L * p.size, 2L * MappedRead.COPY_CHUNK - p.size,
+                min + 3L * MappedRead.SWAP_CHUNK - p.size};
     }
 
     @ParameterizedTest
