@@ -14,32 +14,40 @@ import java.nio.ByteOrder;
  * Positional transfers between a file and a primitive array: the data path of {@link BulkRandomAccessFile}
  * (001 §6, without JNI).
  *
- * <p><b>Reads, by transfer size</b> (the same in either byte order; booleans always staged):
+ * <p><b>Reads, by transfer size</b>:
  * <ul>
- * <li>below {@link #MAPPED_MIN} (1 MiB): {@link StagedRead}, one {@code pread} into a page-aligned off-heap
- *     buffer, then the JVM's bulk copy (swapping when the order is foreign) into the array;</li>
+ * <li>native order (array memory = file bytes), below {@link #DIRECT_MAX} (256 KiB): {@link DirectRead}, the
+ *     kernel copies straight into the array (the path before issue 16), so small reads keep their cost;</li>
+ * <li>otherwise below {@link #MAPPED_MIN} (1 MiB), and booleans at any size: {@link StagedRead}, one
+ *     {@code pread} into a page-aligned off-heap buffer, then the JVM's bulk copy (swapping when the order is
+ *     foreign) into the array;</li>
  * <li>from {@link #MAPPED_MIN} up: {@link MappedRead}, the range mapped for the call and copied (swapped)
  *     straight into the array; staged when the file cannot be mapped.</li>
  * </ul>
- * Measured side by side in one process (AMD EPYC, 2 cores, JDK 25, Linux 6.18, ext4, warm page cache; microseconds
- * per call, native order / big-endian, medians of 5 interleaved rounds of a candidate harness using the same
- * calls; 256 MiB rows in GB/s):
+ * Measured side by side in one process (AMD EPYC, 2 cores, JDK 25, Linux 6.18, ext4, warm page cache;
+ * microseconds per call, native order / big-endian, medians of 5 interleaved rounds of a harness making the same
+ * calls into a 256 MiB long[]; the 256 MiB rows in GB/s):
  * <pre>
  * transfer   pread into array   staged (1 MiB buffer)   mapped for the call
  * 1 KiB      0.64 / 0.70        0.56 / 0.62             6.5 / 6.1
  * 4 KiB      0.98 / 1.11        0.75 / 0.81             6.9 / 6.8
  * 64 KiB     8.1  / 10.2        6.6  / 8.2              11.4 / 13.9
  * 256 KiB    28.9 / 39.1        24.0 / 30.2             30.1 / 38.0
- * 768 KiB    96   / -           72   / 93               87   / 99      (a noisier run)
  * 1 MiB      116  / 159         72   / 99               59   / 70
  * 16 MiB     2106 / 3012        1402 / 1733             891  / 1096
  * 256 MiB    6.4 / 5.0 GB/s     10.2 / 9.7 GB/s         17.8 / 13.9 GB/s
  * </pre>
- * ("pread into array" is the previous path: critical {@code pread} straight into the heap array, swapped in
- * place; it lost at every size, see {@link StagedRead} for why.) Mapping and unmapping cost about 7
- * microseconds a call, so the mapping wins from about 1 MiB; below, the staged read wins. A cached mapping per
- * file would save those microseconds but would need a shared arena (a JVM-wide handshake to close) and
- * re-validation whenever the file changes size; not worth it at the sizes where mapping is chosen.
+ * ("pread into array" was the only path before: critical {@code pread} straight into the heap array, swapped in
+ * place.) Into a large array it loses at every size (see {@link StagedRead} for why), but into a small, freshly
+ * allocated array, old against new in one process (two class loaders), the direct read won at 1 KiB to 64 KiB in
+ * native order (64 KiB: 9.1 against 11.9 microseconds), so native-order reads stay direct below 256 KiB, where
+ * staging won in every run (512 KiB: 65 against 89). Big-endian small reads got faster staged (4 KiB: 1.50
+ * against 1.67; 64 KiB: 11.9 against 14.4). Mapping and unmapping cost about 7 microseconds a call, so the
+ * mapping wins from about 1 MiB (1 MiB: 59 against 72). A cached mapping per file would save those microseconds
+ * but needs a shared arena (a JVM-wide handshake, ~53 microseconds, to close) and re-validation whenever the
+ * file changes size; not worth it at the sizes where mapping is chosen. Bench bulk (256 MiB of longs, one noisy
+ * run, all rows in one process): bulkraf / nio 2.53, bulkraf / mmap 1.37, bulk-native / mmap-native 1.01 (before:
+ * 0.45, 0.32, 0.33).
  *
  * <p><b>Writes</b>: when the array's memory is the file's byte form (native order) straight from the array, in
  * critical calls of at most {@link Syscalls#CRITICAL_CHUNK} bytes; otherwise through one pooled off-heap staging
@@ -52,6 +60,8 @@ import java.nio.ByteOrder;
 final class FileTransfer {
     /** The smallest read copied out of a mapping; smaller ones are staged (see the table above). */
     static final long MAPPED_MIN = 1 << 20;
+    /** Native-order reads below this go straight into the array (see the table above). */
+    static final long DIRECT_MAX = 256 << 10;
 
     private FileTransfer() {
     }
@@ -75,6 +85,10 @@ final class FileTransfer {
             throw new EOFException("end of file: " + count + " " + kind.typeName() + "s requested at offset "
                     + position + " of " + file.path() + " but only " + Math.max(0, available) / kind.elementSize()
                     + " remain; 0 read, nothing changed");
+        }
+        if (bytes < DIRECT_MAX && kind.isMemoryForm(order)) {
+            DirectRead.read(file, position, kind, array, offset, count);
+            return;
         }
         boolean mapped = bytes >= MAPPED_MIN && kind != ArrayKind.BOOLEAN
                 && MappedRead.read(file, position, kind, array, offset, count, order);

@@ -14,8 +14,8 @@ import java.nio.file.Path;
 import java.util.Random;
 
 /**
- * Every read strategy of {@link FileTransfer} gives the bytes' elements exactly: staged below
- * {@link FileTransfer#MAPPED_MIN}, copied out of a mapping from there up, in pieces of {@link MappedRead#SWAP_CHUNK}
+ * Every read strategy of {@link FileTransfer} gives the bytes' elements exactly: straight into the array (native
+ * order below {@link FileTransfer#DIRECT_MAX}), staged below {@link FileTransfer#MAPPED_MIN}, copied out of a mapping from there up, in pieces of {@link MappedRead#SWAP_CHUNK}
  * (swapping) or {@link MappedRead#COPY_CHUNK} (native order). For every type and both orders, at sizes one element
  * either side of the threshold and of the pieces, at unaligned file positions and array offsets, compared with
  * a ByteBuffer decoding of the same bytes and, big-endian, with {@code DataInputStream}.
@@ -30,7 +30,8 @@ class ReadStrategyTest {
 
     private static long[] byteSizes(Prim p) {
         long min = FileTransfer.MAPPED_MIN;
-        return new long[]{p.size, 4096, min - p.size, min, min + p.size, min + MappedRead.SWAP_CHUNK + p.size,
+        long direct = FileTransfer.DIRECT_MAX;
+        return new long[]{p.size, 4096, direct - p.size, direct, direct + p.size, min - p.size, min, min + p.size, min + MappedRead.SWAP_CHUNK + p.size,
                 MappedRead.COPY_CHUNK + 3L * p.size, 2L * MappedRead.COPY_CHUNK - p.size,
                 min + 3L * MappedRead.SWAP_CHUNK - p.size};
     }

@@ -23,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A file that shrinks under a bulk read, through another handle or thread, gives an IOException (an
- * EOFException saying how many elements arrived) and never an error of the JVM, on every read strategy: staged
- * (small) and copied out of a mapping (from {@link FileTransfer#MAPPED_MIN}), where the pages past the new end
+ * EOFException saying how many elements arrived) and never an error of the JVM, on every read strategy: straight
+ * into the array (small, native order), staged and copied out of a mapping (from {@link FileTransfer#MAPPED_MIN}), where the pages past the new end
  * fault (SIGBUS) or, in the last page, read as zeros.
  */
 class TruncatedFileReadTest {
@@ -55,7 +55,7 @@ class TruncatedFileReadTest {
     @ParameterizedTest
     @EnumSource(Prim.class)
     void fileShrunkByAnotherHandleEndsTheReadWithEofException(Prim p) throws IOException {
-        for (int bytes : new int[]{4096, BIG}) {
+        for (int bytes : new int[]{4096, 2 * (int) FileTransfer.DIRECT_MAX, BIG}) {
             for (ByteOrder order : new ByteOrder[]{ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
                 for (long cut : new long[]{bytes / 2, bytes / 2 + 1000, 0}) {
                     String what = p + " " + order + " " + bytes + " bytes cut to " + cut;
