@@ -34,7 +34,7 @@ public final class HpioApproaches {
         public String name() { return order == ByteOrder.BIG_ENDIAN ? "bulkraf" : "bulk-native"; }
         public String description() {
             return order == ByteOrder.BIG_ENDIAN ? "hpio BulkRandomAccessFile, big-endian (000 Table 1)"
-                    : "hpio BulkRandomAccessFile, native order: no swap, no staging copy";
+                    : "hpio BulkRandomAccessFile, native order: no swap";
         }
         public ByteOrder fileOrder() { return order; }
 
