@@ -1,6 +1,7 @@
 package org.hpio.bulk;
 
 import org.hpio.internal.array.ArrayKind;
+import org.hpio.internal.sys.FileMapping;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -12,7 +13,8 @@ import java.nio.channels.FileChannel;
  * {@link MappedRead} for the bulk streams over a plain file ({@link FileStreamChannel}): the stream's range
  * mapped through its own {@link FileChannel} into a confined arena for the call (no JVM-wide handshake to
  * unmap), copied (swapped) out in pieces into the array, and the channel's position moved past what was read.
- * Same sizes as for {@link BulkRandomAccessFile}: from {@link FileTransfer#MAPPED_MIN} bytes up.
+ * Same sizes as for {@link BulkRandomAccessFile}: from {@link FileTransfer#MAPPED_MIN} bytes up, and only when
+ * every page is in the page cache ({@link FileMapping#likelyResident}); otherwise staged.
  *
  * <p>A fault on a page past the end of a file that shrank meanwhile arrives as an asynchronous
  * {@link InternalError} by the channel's next native call at the latest (the size check, the unmapping); it is
@@ -27,7 +29,7 @@ final class MappedChannelRead {
     /**
      * Reads up to {@code count} elements at the channel's position, stopping early only at the end of the file;
      * returns the whole elements read, or -1, having read nothing, when the range is under
-     * {@link FileTransfer#MAPPED_MIN} bytes or the file cannot be mapped.
+     * {@link FileTransfer#MAPPED_MIN} bytes, the file cannot be mapped or not all of it is in the page cache.
      */
     static int read(FileChannel channel, ArrayKind kind, Object array, int offset, int count, ByteOrder order)
             throws IOException {
@@ -56,20 +58,25 @@ final class MappedChannelRead {
         return (int) (consumed / size);
     }
 
-    /** The file's size after the copy, or -1 when the file cannot be mapped. */
+    /** The file's size after the copy, or -1 when the file cannot be mapped or is not all in the page cache. */
     private static long mapAndCopy(FileChannel channel, long position, ArrayKind kind, Object array, int offset,
                                    int count, ByteOrder order) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment mapped;
+            long inPage = FileMapping.offsetInPage(position);
+            MemorySegment pages;
             try {
-                mapped = channel.map(FileChannel.MapMode.READ_ONLY, position, kind.byteSize(count), arena);
+                pages = channel.map(FileChannel.MapMode.READ_ONLY, position - inPage, inPage + kind.byteSize(count),
+                        arena);
             } catch (IOException | UnsupportedOperationException notMappable) {
                 if (!channel.isOpen()) {
                     throw notMappable;   // closed (by an interrupt, say): not a reason to try another way
                 }
                 return -1;
             }
-            MappedRead.copyOut(mapped, kind, array, offset, count, order);
+            if (!FileMapping.likelyResident(pages, arena)) {
+                return -1;   // a fault that reads the disk would hold off the JVM's safepoints: read it staged
+            }
+            MappedRead.copyOut(pages.asSlice(inPage), kind, array, offset, count, order);
             return channel.size();   // a native call: a fault's pending InternalError is delivered here at the latest
         }
     }

@@ -35,7 +35,8 @@ final class MappedRead {
 
     /**
      * Reads {@code count} elements at {@code position} (already checked against the file's size); false,
-     * having read nothing, when the file cannot be mapped.
+     * having read nothing, when the file cannot be mapped or not all of the range is in the page cache (a page
+     * fault that reads the disk would hold off the JVM's safepoints; a pread waits in native code).
      */
     static boolean read(NativeFile file, long position, ArrayKind kind, Object array, int offset, int count,
                         ByteOrder order) throws IOException {

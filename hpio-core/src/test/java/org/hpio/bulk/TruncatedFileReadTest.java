@@ -24,8 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A file that shrinks under a bulk read, through another handle or thread, gives an IOException (an
  * EOFException saying how many elements arrived) and never an error of the JVM, on every read strategy: straight
- * into the array (small, native order), staged and copied out of a mapping (from {@link FileTransfer#MAPPED_MIN}), where the pages past the new end
- * fault (SIGBUS) or, in the last page, read as zeros.
+ * into the array (small, native order), staged, and copied out of a mapping (from {@link FileTransfer#MAPPED_MIN}),
+ * where pages past the new end fault (SIGBUS) or, in the last page, read as zeros. A file cut before the read
+ * leaves pages out of the cache, so the mapped path hands it to the staged one; the fault itself is met when the
+ * file is cut during the copy (the race below; deterministically in MappedReadFaultTest).
  */
 class TruncatedFileReadTest {
     private static final int BIG = (int) (4 * FileTransfer.MAPPED_MIN);

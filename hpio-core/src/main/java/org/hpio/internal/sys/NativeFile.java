@@ -171,7 +171,9 @@ public final class NativeFile implements Closeable {
      * arena: no JVM-wide handshake to close it) and handing the mapping to {@code copy}, then unmapping it.
      * Returns the file's size after the copy, which the caller compares with {@code position + length}: a file
      * that shrank during the copy may have left zeros in the copy past its new end. Returns -1, having read
-     * nothing, when the file cannot be mapped (a pipe, a file system without mmap): the caller reads another way.
+     * nothing, when the file cannot be mapped (a file system without mmap) or not all of the range is in the page
+     * cache (a fault that reads the disk would hold off the JVM's safepoints while it waits): the caller reads
+     * another way.
      *
      * <p>A page past the end of a file that shrank meanwhile (through any handle or process) faults; the JVM
      * turns that into an asynchronous {@link InternalError}, delivered at the latest when the thread next returns
@@ -196,16 +198,19 @@ public final class NativeFile implements Closeable {
 
     private long mapAndCopy(long position, long length, MappedCopy copy) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment mapped;
+            MemorySegment pages;
             acquire();
             try {
-                mapped = FileMapping.mapForReading(fd, position, length, path, arena);
+                pages = FileMapping.mapForReading(fd, position, length, path, arena);
             } catch (IOException notMappable) {
                 return -1;
             } finally {
                 release();
             }
-            copy.copyFrom(mapped);
+            if (!FileMapping.likelyResident(pages, arena)) {
+                return -1;
+            }
+            copy.copyFrom(pages.asSlice(FileMapping.offsetInPage(position), length));
             return size();   // a native transition: a fault's pending InternalError is delivered here at the latest
         }
     }
