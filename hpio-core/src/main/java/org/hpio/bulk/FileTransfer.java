@@ -1,7 +1,7 @@
 package org.hpio.bulk;
 
 import org.hpio.internal.array.ArrayKind;
-import org.hpio.internal.mem.StagingPool;
+import org.hpio.internal.mem.StagingSlots;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
 
@@ -139,7 +139,7 @@ final class FileTransfer {
 
     private static void writeStaged(NativeFile file, long position, ArrayKind kind, Object array, int offset,
                                     int count, ByteOrder order) throws IOException {
-        StagingPool pool = StagingPool.shared();
+        StagingSlots pool = StagedRead.POOL;
         MemorySegment staging = pool.acquire();
         try {
             int perChunk = (int) (staging.byteSize() / kind.elementSize());
