@@ -47,17 +47,19 @@ import java.nio.ByteOrder;
  * against 1.67; 64 KiB: 11.9 against 14.4). Mapping and unmapping cost about 7 microseconds a call, so the
  * mapping wins from about 1 MiB (1 MiB: 59 against 72). A cached mapping per file would save those microseconds
  * but needs a shared arena (a JVM-wide handshake, ~53 microseconds, to close) and re-validation whenever the
- * file changes size; not worth it at the sizes where mapping is chosen. Bench bulk (256 MiB of longs, one noisy
- * run, all rows in one process): bulkraf / nio 2.53, bulkraf / mmap 1.37, bulk-native / mmap-native 1.01 (before:
- * 0.45, 0.32, 0.33).
+ * file changes size; not worth it at the sizes where mapping is chosen. 256 MiB of longs, warm, the rows of bench
+ * bulk interleaved in one process (9 rounds, the old and new jar side by side): bulkraf / nio 1.19, bulkraf / mmap
+ * 1.00, bulk-native / mmap-native 0.99; before: 0.52, 0.44, 0.52. (Bench bulk itself measures rows one after
+ * another; on this shared machine its read ratios ranged 1.05-2.53, 0.63-1.37 and 0.58-1.01 over four runs.)
  *
  * <p><b>Writes</b>: when the array's memory is the file's byte form (native order) straight from the array, in
- * critical calls of at most {@link Syscalls#CRITICAL_CHUNK} bytes; otherwise through one pooled off-heap staging
- * buffer (owned by the call, returned to {@link StagingPool#shared()} before it ends), swapped in bulk, since the
- * caller's array must not change. These reach C's figures already (bench bulk: 1.1x the C row).
+ * critical calls of at most {@link Syscalls#CRITICAL_CHUNK} bytes (staging them measured no faster: 4.6 against
+ * 4.6 and 4.1 GB/s); otherwise through one {@link StagedRead} 1 MiB buffer (owned by the call, given back before
+ * it ends), swapped in bulk, since the caller's array must not change: 4.4 GB/s, where the 256 KiB buffers used
+ * before made 3.1-3.5 (256 MiB, old and new interleaved in one process).
  *
  * <p>One system call per chunk, never one per element. Safe from many threads at once: nothing here is shared
- * but the pools.
+ * but the staging slots.
  */
 final class FileTransfer {
     /** The smallest read copied out of a mapping; smaller ones are staged (see the table above). */
