@@ -1,7 +1,6 @@
 package org.hpio.bulk;
 
 import org.hpio.internal.array.ArrayKind;
-import org.hpio.internal.mem.StagingPool;
 import org.hpio.internal.mem.StagingSlots;
 
 import java.io.FileDescriptor;
@@ -29,7 +28,8 @@ import java.nio.channels.FileChannel;
  * <p>Reads choose by size as {@link FileTransfer} does: below {@link FileTransfer#MAPPED_MIN} through a
  * page-aligned 1 MiB staging buffer ({@link StagedRead}'s pool: the kernel's copy is fast only into aligned
  * memory); from there up copied straight out of a mapping made for the call ({@link MappedChannelRead}), one
- * copy in all. Writes go through {@link StagingPool#shared()}'s 256 KiB buffers.
+ * copy in all. Writes go through the same 1 MiB staging buffers (big-endian file writes through them measured
+ * 4.4 GB/s against 3.1-3.5 through 256 KiB ones).
  *
  * <p>Only the exact classes qualify (a subclass may override {@code read}/{@code write}). A FileChannel is
  * interruptible: an interrupt of the thread while a transfer is in the kernel closes the channel and so the
@@ -120,7 +120,7 @@ final class FileStreamChannel {
     /** Writes {@code count} elements of {@code array[offset ..]}. */
     static void write(FileChannel channel, ArrayKind kind, Object array, int offset, int count, ByteOrder order)
             throws IOException {
-        StagingPool pool = StagingPool.shared();
+        StagingSlots pool = StagedRead.POOL;
         MemorySegment staging = pool.acquire();
         try {
             ByteBuffer bytes = staging.asByteBuffer();

@@ -27,7 +27,10 @@ import java.nio.ByteOrder;
  */
 final class StagedRead {
     static final int BUFFER_BYTES = 1 << 20;
-    /** The staging buffers of bulk reads (also the bulk streams' over a file: FileStreamChannel). */
+    /**
+     * The staging buffers of bulk transfers: these reads, big-endian writes (FileTransfer) and the bulk streams'
+     * over a file (FileStreamChannel).
+     */
     static final StagingSlots POOL =
             new StagingSlots(BUFFER_BYTES, 2 * Runtime.getRuntime().availableProcessors());
 
