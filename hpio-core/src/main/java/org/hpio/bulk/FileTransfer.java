@@ -16,9 +16,9 @@ import java.nio.ByteOrder;
  *
  * <p><b>Reads, by transfer size</b>:
  * <ul>
- * <li>native order (array memory = file bytes), below {@link #DIRECT_MAX} (256 KiB): {@link DirectRead}, the
- *     kernel copies straight into the array (the path before issue 16), so small reads keep their cost;</li>
- * <li>otherwise below {@link #MAPPED_MIN} (1 MiB), and booleans at any size: {@link StagedRead}, one
+ * <li>below {@link #DIRECT_MAX} (256 KiB): {@link DirectRead}, the kernel copies straight into the array,
+ *     swapped in place in a foreign order (the path before issue 16), so small reads keep their cost;</li>
+ * <li>from there below {@link #MAPPED_MIN} (1 MiB), and booleans at any size: {@link StagedRead}, one
  *     {@code pread} into a page-aligned off-heap buffer, then the JVM's bulk copy (swapping when the order is
  *     foreign) into the array;</li>
  * <li>from {@link #MAPPED_MIN} up: {@link MappedRead}, the range mapped for the call and copied (swapped)
@@ -41,10 +41,10 @@ import java.nio.ByteOrder;
  * </pre>
  * ("pread into array" was the only path before: critical {@code pread} straight into the heap array, swapped in
  * place.) Into a large array it loses at every size (see {@link StagedRead} for why), but into a small, freshly
- * allocated array, old against new in one process (two class loaders), the direct read won at 1 KiB to 64 KiB in
- * native order (64 KiB: 9.1 against 11.9 microseconds), so native-order reads stay direct below 256 KiB, where
- * staging won in every run (512 KiB: 65 against 89). Big-endian small reads got faster staged (4 KiB: 1.50
- * against 1.67; 64 KiB: 11.9 against 14.4). Mapping and unmapping cost about 7 microseconds a call, so the
+ * allocated array, old against new in one process (two class loaders, both orders of running them, 11 rounds),
+ * staging did not pay below 256 KiB (64 KiB: direct 9.1 against staged 11.9 microseconds native, in a noisy
+ * run; direct and swapped 7.6 against staged 8.2 big-endian, in a quiet one), so reads below 256 KiB stay
+ * direct; from 512 KiB staging won in every run (512 KiB: 45 against 61 native, 57 against 82 big-endian). Mapping and unmapping cost about 7 microseconds a call, so the
  * mapping wins from about 1 MiB (1 MiB: 59 against 72). A cached mapping per file would save those microseconds
  * but needs a shared arena (a JVM-wide handshake, ~53 microseconds, to close) and re-validation whenever the
  * file changes size; not worth it at the sizes where mapping is chosen. 256 MiB of longs, warm, the rows of bench
@@ -64,7 +64,7 @@ import java.nio.ByteOrder;
 final class FileTransfer {
     /** The smallest read copied out of a mapping; smaller ones are staged (see the table above). */
     static final long MAPPED_MIN = 1 << 20;
-    /** Native-order reads below this go straight into the array (see the table above). */
+    /** Reads below this go straight into the array (see the table above). */
     static final long DIRECT_MAX = 256 << 10;
 
     private FileTransfer() {
@@ -90,8 +90,8 @@ final class FileTransfer {
                     + position + " of " + file.path() + " but only " + Math.max(0, available) / kind.elementSize()
                     + " remain; 0 read, nothing changed");
         }
-        if (bytes < DIRECT_MAX && kind.isMemoryForm(order)) {
-            DirectRead.read(file, position, kind, array, offset, count);
+        if (bytes < DIRECT_MAX && kind != ArrayKind.BOOLEAN) {
+            DirectRead.read(file, position, kind, array, offset, count, order);
             return;
         }
         boolean mapped = bytes >= MAPPED_MIN && kind != ArrayKind.BOOLEAN

@@ -11,8 +11,8 @@ import java.nio.ByteOrder;
 /**
  * A read through an off-heap staging buffer: one {@code pread} per {@value #BUFFER_BYTES} bytes into a
  * page-aligned buffer, then one bulk copy (a swapping one in a foreign byte order) into the array. The read of
- * transfers below {@link FileTransfer#MAPPED_MIN} (but native-order ones below {@link FileTransfer#DIRECT_MAX},
- * which {@link DirectRead} makes), of booleans, and of any transfer the file cannot be mapped for.
+ * transfers from {@link FileTransfer#DIRECT_MAX} to {@link FileTransfer#MAPPED_MIN}, of booleans, and of any
+ * transfer the file cannot be mapped for (or that is not in the page cache).
  *
  * <p>Why not {@code pread} straight into the array: the kernel's copy ({@code rep movsb} on current x86) is
  * far slower into a destination that is not cache-line aligned, and an array's elements start 16 bytes into
