@@ -169,7 +169,7 @@ public final class Syscalls {
     // Each invokeExact above has a constant handle. Choosing the handle at run time (one invokeExact on either of
     // two) crashed the JVM's C2 compiler (SIGSEGV in Compile::final_graph_reshaping_walk, JDK 25.0.3) compiling
     // FileTransfer.writeFully in 5 of 9 runs of `bench bulk` (before and after issue 16's read paths); with
-    // constant handles, in none of 4 (and more since).
+    // constant handles, in none of 14.
     private static void checkCritical(MemorySegment buffer) {
         if (buffer.byteSize() > CRITICAL_CHUNK) {
             throw new IllegalArgumentException("a heap transfer is at most " + CRITICAL_CHUNK + " bytes, not "
