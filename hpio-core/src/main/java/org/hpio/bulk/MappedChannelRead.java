@@ -29,13 +29,21 @@ final class MappedChannelRead {
     /**
      * Reads up to {@code count} elements at the channel's position, stopping early only at the end of the file;
      * returns the whole elements read, or -1, having read nothing, when the range is under
-     * {@link FileTransfer#MAPPED_MIN} bytes, the file cannot be mapped or not all of it is in the page cache.
+     * {@link FileTransfer#MAPPED_MIN} bytes, the file cannot be mapped (a pipe, a device) or not all of it is in
+     * the page cache.
      */
     static int read(FileChannel channel, ArrayKind kind, Object array, int offset, int count, ByteOrder order)
             throws IOException {
-        long position = channel.position();
+        long position;
+        long fileSize;
+        try {
+            position = channel.position();
+            fileSize = channel.size();
+        } catch (IOException notSeekable) {
+            return -1;   // a pipe or a device: the staged read works on any stream (and reports a closed one)
+        }
         int size = kind.elementSize();
-        int wanted = (int) Math.min(count, Math.max(0, channel.size() - position) / size);
+        int wanted = (int) Math.min(count, Math.max(0, fileSize - position) / size);
         long bytes = kind.byteSize(wanted);
         if (bytes < FileTransfer.MAPPED_MIN) {
             return -1;

@@ -93,6 +93,30 @@ class ReadStrategyTest {
         }
     }
 
+    /** A stream over a pipe (a FileInputStream that cannot seek or map) reads large arrays staged, exactly. */
+    @org.junit.jupiter.api.Test
+    void streamsOverAPipeReadLargeArraysExactly() throws Exception {
+        Path fifo = dir.resolve("pipe");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo is missing");
+        byte[] contents = new byte[3 * (int) FileTransfer.MAPPED_MIN];
+        new Random(3).nextBytes(contents);
+        Thread writer = Thread.ofPlatform().start(() -> {
+            try (java.io.FileOutputStream out = new java.io.FileOutputStream(fifo.toFile())) {
+                out.write(contents);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        long[] longs = new long[contents.length / 8];
+        try (BulkDataInputStream in = new BulkDataInputStream(new java.io.FileInputStream(fifo.toFile()))) {
+            in.readArray(longs);
+        }
+        writer.join();
+        Prim.assertBits(decode(Prim.LONG, contents, 0, longs.length, ByteOrder.BIG_ENDIAN), 0, longs, 0, longs.length,
+                "long[] through a pipe");
+    }
+
     private static Object decode(Prim p, byte[] contents, long position, int count, ByteOrder order) {
         ByteBuffer bytes = ByteBuffer.wrap(contents, (int) position, count * p.size).order(order);
         Object a = p.newArray(count);
