@@ -18,8 +18,9 @@ import java.nio.channels.FileChannel;
  *
  * <p>A fault on a page past the end of a file that shrank meanwhile arrives as an asynchronous
  * {@link InternalError} by the channel's next native call at the latest (the size check, the unmapping); it is
- * caught here and the read ends at the file's new end, as a read at the end of the stream does. A fault on a
- * file that did not shrink (an I/O error reading a page in) is an IOException naming the offsets. Not
+ * caught here, and the staged read then reads from the same position to the file's new end (the copy may have
+ * stopped short of it), as a read at the end of the stream does. A fault on a file that did not shrink (an I/O
+ * error reading a page in) is an IOException naming the offsets (a FileInputStream does not know its file's name). Not
  * thread-safe (neither is the stream); the mapping never leaves the call.
  */
 final class MappedChannelRead {
@@ -30,7 +31,7 @@ final class MappedChannelRead {
      * Reads up to {@code count} elements at the channel's position, stopping early only at the end of the file;
      * returns the whole elements read, or -1, having read nothing, when the range is under
      * {@link FileTransfer#MAPPED_MIN} bytes, the file cannot be mapped (a pipe, a device) or not all of it is in
-     * the page cache.
+     * the page cache, or the file shrank during the copy: the stream's position has not moved.
      */
     static int read(FileChannel channel, ArrayKind kind, Object array, int offset, int count, ByteOrder order)
             throws IOException {
@@ -58,12 +59,11 @@ final class MappedChannelRead {
                         + (position + bytes) + " (an I/O error reading the file in?): " + fault.getMessage(), fault);
             }
         }
-        if (sizeNow == -1) {
-            return -1;
+        if (sizeNow < position + bytes) {
+            return -1;   // not mappable, not cached, or shrunk during the copy: the staged read ends where the file does
         }
-        long consumed = Math.min(bytes, Math.max(0, sizeNow - position));
-        channel.position(position + consumed);
-        return (int) (consumed / size);
+        channel.position(position + bytes);
+        return wanted;
     }
 
     /** The file's size after the copy, or -1 when the file cannot be mapped or is not all in the page cache. */

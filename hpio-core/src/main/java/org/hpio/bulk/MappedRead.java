@@ -46,8 +46,11 @@ final class MappedRead {
             return false;
         }
         if (sizeNow < position + bytes) {
-            throw FileTransfer.shrunk(file, position, kind, Math.max(0, sizeNow - position) / kind.elementSize(),
-                    count);
+            // The copy may have stopped short of the new end (a fault abandons the piece it is in): read what the
+            // file still has again, so that the elements the exception counts are in the array.
+            int arrived = (int) (Math.max(0, sizeNow - position) / kind.elementSize());
+            StagedRead.read(file, position, kind, array, offset, arrived, order);
+            throw FileTransfer.shrunk(file, position, kind, arrived, count);
         }
         return true;
     }
