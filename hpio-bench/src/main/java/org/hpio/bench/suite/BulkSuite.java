@@ -204,6 +204,9 @@ public final class BulkSuite implements Suite {
         ratio(report, table, rows, "bulk-native", "mmap-native", "read", 0.8);
         ratio(report, table, rows, "bulkraf", "dsb", "read", 10);
         ratio(report, table, rows, "bulkraf", "c", "write", 0.9);
+        ratio(report, table, rows, "bulkds-file", "nio", "read", 1.0);
+        ratio(report, table, rows, "bulkds-file", "mmap", "read", 0.8);
+        ratio(report, table, rows, "bulkds-file-native", "mmap-native", "read", 0.8);
         ratio(report, table, rows, "bulkraf", "c", "read", 0.8);
         ratio(report, table, rows, "bulk-native", "mmap", "read", 0.8);
         ratio(report, table, rows, "bulk-native", "c-native", "read", Double.NaN);
