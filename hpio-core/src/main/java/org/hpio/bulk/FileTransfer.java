@@ -49,8 +49,9 @@ import java.nio.ByteOrder;
  * but needs a shared arena (a JVM-wide handshake, ~53 microseconds, to close) and re-validation whenever the
  * file changes size; not worth it at the sizes where mapping is chosen. 256 MiB of longs, warm, the rows of bench
  * bulk interleaved in one process (9 rounds, the old and new jar side by side): bulkraf / nio 1.19, bulkraf / mmap
- * 1.00, bulk-native / mmap-native 0.99; before: 0.52, 0.44, 0.52. (Bench bulk itself measures rows one after
- * another; on this shared machine its read ratios ranged 1.05-2.53, 0.63-1.37 and 0.58-1.01 over four runs.)
+ * 1.00, bulk-native / mmap-native 0.99; before: 0.52, 0.44, 0.52. Bench bulk itself (rows one after another,
+ * results/2026-11-24-bulk/bulk): 1.33, 0.97, 1.00, bulkraf / c write 0.95; on this shared machine, in busier
+ * moments, its read ratios ranged down to 1.05, 0.63 and 0.58 (other sessions dropped the page cache).
  *
  * <p><b>Writes</b>: when the array's memory is the file's byte form (native order) straight from the array, in
  * critical calls of at most {@link Syscalls#CRITICAL_CHUNK} bytes (staging them measured no faster: 4.6 against
