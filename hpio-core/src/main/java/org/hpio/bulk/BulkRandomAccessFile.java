@@ -25,10 +25,10 @@ import java.util.Objects;
  *
  * <p>The data path: the file is opened a second time by hpio for positional {@code pread}/{@code pwrite}
  * only (so the {@code RandomAccessFile}'s descriptor and its offset are untouched but for {@code seek}). Reads
- * choose a path by size (FileTransfer's class comment has the measurements): small native-order reads are
- * copied by the kernel straight into the array; other reads below 1 MiB through one aligned off-heap buffer and
- * a bulk copy, swapping in big-endian order; from 1 MiB the range is mapped for the call alone and copied
- * (swapped) straight into the array. Writes go straight from the array in native order, through one staging
+ * choose a path by size (FileTransfer's class comment has the measurements): below 256 KiB the kernel copies
+ * straight into the array (swapped in place in big-endian order); up to 1 MiB through one aligned off-heap buffer
+ * and a bulk copy, swapping in big-endian order; from 1 MiB, when its pages are in the page cache, the range is
+ * mapped for the call alone and copied (swapped) straight into the array. Writes go straight from the array in native order, through one staging
  * buffer swapped in bulk otherwise. A file shrunk under a read, through any handle, ends it with an
  * {@link java.io.EOFException} saying how many elements arrived, never with an error of the JVM. Offsets are 64-bit. Errors: a bad range throws {@link IndexOutOfBoundsException}, and
  * reading past the end of the file throws {@link java.io.EOFException}, both before any I/O and with the
