@@ -11,8 +11,9 @@ import java.nio.ByteOrder;
  * A read copied out of a mapping of the file made for this call alone ({@link NativeFile#readMapped}): the JVM's
  * vectorised copy (swapping in a foreign byte order) straight from the page cache into the array, one copy in
  * all, as the {@code mmap} rows of {@code bench bulk} do. The read of every transfer of at least
- * {@link FileTransfer#MAPPED_MIN} bytes, where it beats {@link StagedRead} by more than the ~7 microseconds
- * that mapping and unmapping cost (see {@link FileTransfer}).
+ * {@link FileTransfer#MAPPED_MIN} bytes whose pages are in the page cache, where it beats {@link StagedRead} by
+ * more than the ~11 microseconds that mapping, the residency samples and unmapping cost (see
+ * {@link FileTransfer}).
  *
  * <p>The copy runs in pieces: {@value #COPY_CHUNK} bytes in native order, {@value #SWAP_CHUNK} bytes when
  * swapping. Native order: the JVM's copy stub switches to its path for large copies (non-temporal stores) from
