@@ -20,8 +20,8 @@ import java.util.Objects;
  * <p>Bytes pass through one staging array owned by this stream (at most 128 KiB,
  * allocated on first use), decoded in bulk; a byte[] is read straight into. Over a plain
  * {@link java.io.FileInputStream}, array reads go through its FileChannel and an off-heap staging buffer
- * instead, one copy fewer (see FileStreamChannel; an interrupt during such a read closes the stream, as
- * FileChannel does). Short reads of the underlying
+ * instead, one copy fewer, and from 1 MiB are copied out of a mapping made for the call (see FileStreamChannel;
+ * an interrupt during such a read closes the stream, as FileChannel does). Short reads of the underlying
  * stream are retried until the array is full or the stream ends; at the end an {@link EOFException} says how
  * many elements were read (those are in the array; the bytes of a partial element are lost, as with
  * {@code readFully}). Not thread-safe, like {@code DataInputStream}.

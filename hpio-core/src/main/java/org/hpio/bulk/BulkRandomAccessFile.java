@@ -24,9 +24,13 @@ import java.util.Objects;
  * {@code RandomAccessFile}, are for one thread at a time.
  *
  * <p>The data path: the file is opened a second time by hpio for positional {@code pread}/{@code pwrite}
- * only (so the {@code RandomAccessFile}'s descriptor and its offset are untouched but for {@code seek}). In
- * native order the kernel copies straight into the array; in big-endian order through one staging buffer,
- * swapped in bulk. Offsets are 64-bit. Errors: a bad range throws {@link IndexOutOfBoundsException}, and
+ * only (so the {@code RandomAccessFile}'s descriptor and its offset are untouched but for {@code seek}). Reads
+ * choose a path by size (FileTransfer's class comment has the measurements): below 256 KiB the kernel copies
+ * straight into the array (swapped in place in big-endian order); up to 1 MiB through one aligned off-heap buffer
+ * and a bulk copy, swapping in big-endian order; from 1 MiB, when its pages are in the page cache, the range is
+ * mapped for the call alone and copied (swapped) straight into the array. Writes go straight from the array in native order, through one staging
+ * buffer swapped in bulk otherwise. A file shrunk under a read, through any handle, ends it with an
+ * {@link java.io.EOFException} saying how many elements arrived, never with an error of the JVM. Offsets are 64-bit. Errors: a bad range throws {@link IndexOutOfBoundsException}, and
  * reading past the end of the file throws {@link java.io.EOFException}, both before any I/O and with the
  * array and file pointer unchanged; a closed file throws {@link IOException}.
  *

@@ -1,7 +1,7 @@
 package org.hpio.bulk;
 
 import org.hpio.internal.array.ArrayKind;
-import org.hpio.internal.mem.StagingPool;
+import org.hpio.internal.mem.StagingSlots;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
 
@@ -14,17 +14,59 @@ import java.nio.ByteOrder;
  * Positional transfers between a file and a primitive array: the data path of {@link BulkRandomAccessFile}
  * (001 §6, without JNI).
  *
- * <p>Reads: the kernel copies straight into the array, in critical calls of at most
- * {@link Syscalls#CRITICAL_CHUNK} bytes; in a foreign byte order each chunk is swapped in place right after
- * (booleans, whose bytes are not their memory form, go through staging). Writes: when the array's memory is the
- * file's byte form (native order) straight from the array; otherwise through one pooled off-heap staging
- * buffer (owned by the call, returned to {@link StagingPool#shared()} before it ends), swapped in bulk, since
- * the caller's array must not change. One system call per chunk, never one per element. Safe from many threads
- * at once: nothing here is shared but the pool.
+ * <p><b>Reads, by transfer size</b>:
+ * <ul>
+ * <li>below {@link #DIRECT_MAX} (256 KiB): {@link DirectRead}, the kernel copies straight into the array,
+ *     swapped in place in a foreign order (the path before issue 16), so small reads keep their cost;</li>
+ * <li>from there below {@link #MAPPED_MIN} (1 MiB), and booleans at any size: {@link StagedRead}, one
+ *     {@code pread} into a page-aligned off-heap buffer, then the JVM's bulk copy (swapping when the order is
+ *     foreign) into the array;</li>
+ * <li>from {@link #MAPPED_MIN} up: {@link MappedRead}, the range mapped for the call and copied (swapped)
+ *     straight into the array, when it is in the page cache (mincore on sampled pages);
+ *     staged otherwise (a fault that reads the disk would hold off the JVM's safepoints) or when the file
+ *     cannot be mapped.</li>
+ * </ul>
+ * Measured side by side in one process (AMD EPYC, 2 cores, JDK 25, Linux 6.18, ext4, warm page cache;
+ * microseconds per call, native order / big-endian, medians of 5 interleaved rounds of a harness making the same
+ * calls into a 256 MiB long[]; the 256 MiB rows in GB/s):
+ * <pre>
+ * transfer   pread into array   staged (1 MiB buffer)   mapped for the call
+ * 1 KiB      0.64 / 0.70        0.56 / 0.62             6.5 / 6.1
+ * 4 KiB      0.98 / 1.11        0.75 / 0.81             6.9 / 6.8
+ * 64 KiB     8.1  / 10.2        6.6  / 8.2              11.4 / 13.9
+ * 256 KiB    28.9 / 39.1        24.0 / 30.2             30.1 / 38.0
+ * 1 MiB      116  / 159         72   / 99               59   / 70
+ * 16 MiB     2106 / 3012        1402 / 1733             891  / 1096
+ * 256 MiB    6.4 / 5.0 GB/s     10.2 / 9.7 GB/s         17.8 / 13.9 GB/s
+ * </pre>
+ * ("pread into array" was the only path before: critical {@code pread} straight into the heap array, swapped in
+ * place.) Into a large array it loses at every size (see {@link StagedRead} for why), but into a small, freshly
+ * allocated array, old against new in one process (two class loaders, both orders of running them, 11 rounds),
+ * staging did not pay below 256 KiB (64 KiB: direct 9.1 against staged 11.9 microseconds native, in a noisy
+ * run; direct and swapped 7.6 against staged 8.2 big-endian, in a quiet one), so reads below 256 KiB stay
+ * direct; from 512 KiB staging won in every run (512 KiB: 45 against 61 native, 57 against 82 big-endian). Mapping and unmapping cost about 7 microseconds a call, so the
+ * mapping wins from about 1 MiB (1 MiB: 59 against 72). A cached mapping per file would save those microseconds
+ * but needs a shared arena (a JVM-wide handshake, ~53 microseconds, to close) and re-validation whenever the
+ * file changes size; not worth it at the sizes where mapping is chosen. 256 MiB of longs, warm, the rows of bench
+ * bulk interleaved in one process (9 rounds, the old and new jar side by side): bulkraf / nio 1.19, bulkraf / mmap
+ * 1.00, bulk-native / mmap-native 0.99; before: 0.52, 0.44, 0.52. Bench bulk itself (rows one after another,
+ * results/2026-11-24-bulk/bulk): 1.33, 0.97, 1.00, bulkraf / c write 0.95; on this shared machine, in busier
+ * moments, its read ratios ranged down to 1.05, 0.63 and 0.58 (other sessions dropped the page cache).
+ *
+ * <p><b>Writes</b>: when the array's memory is the file's byte form (native order) straight from the array, in
+ * critical calls of at most {@link Syscalls#CRITICAL_CHUNK} bytes (staging them measured no faster: 4.6 against
+ * 4.6 and 4.1 GB/s); otherwise through one {@link StagedRead} 1 MiB buffer (owned by the call, given back before
+ * it ends), swapped in bulk, since the caller's array must not change: 4.4 GB/s, where the 256 KiB buffers used
+ * before made 3.1-3.5 (256 MiB, old and new interleaved in one process).
+ *
+ * <p>One system call per chunk, never one per element. Safe from many threads at once: nothing here is shared
+ * but the staging slots.
  */
 final class FileTransfer {
-    /** Chunk of an in-place swapped read: small enough that the swap finds it in L2. */
-    private static final long SWAP_CHUNK = 256 * 1024;
+    /** The smallest read copied out of a mapping; smaller ones are staged (see the table above). */
+    static final long MAPPED_MIN = 1 << 20;
+    /** Reads below this go straight into the array (see the table above). */
+    static final long DIRECT_MAX = 256 << 10;
 
     private FileTransfer() {
     }
@@ -49,62 +91,19 @@ final class FileTransfer {
                     + position + " of " + file.path() + " but only " + Math.max(0, available) / kind.elementSize()
                     + " remain; 0 read, nothing changed");
         }
-        if (kind == ArrayKind.BOOLEAN) {
-            readStaged(file, position, kind, array, offset, count, order);
-        } else {
-            readInPlace(file, position, kind, array, offset, count, order);
+        if (bytes < DIRECT_MAX && kind != ArrayKind.BOOLEAN) {
+            DirectRead.read(file, position, kind, array, offset, count, order);
+            return;
         }
-    }
-
-    /**
-     * The kernel copies straight into the array; in a foreign byte order each chunk is then swapped in place
-     * while it is still in the cache (as the C reference does), so no staging copy is made.
-     */
-    private static void readInPlace(NativeFile file, long position, ArrayKind kind, Object array, int offset,
-                                    int count, ByteOrder order) throws IOException {
-        long bytes = kind.byteSize(count);
-        MemorySegment target = kind.heapSegment(array).asSlice(kind.byteSize(offset), bytes);
-        boolean swap = !kind.isMemoryForm(order);
-        long chunkBytes = swap ? SWAP_CHUNK : Syscalls.CRITICAL_CHUNK;
-        for (long done = 0; done < bytes; ) {
-            MemorySegment chunk = target.asSlice(done, Math.min(chunkBytes, bytes - done));
-            long got = readUpTo(file, chunk, position + done);
-            int whole = (int) (got / kind.elementSize());
-            if (swap) {
-                kind.swapInPlace(chunk, order, whole);
-            }
-            done += got;
-            if (got < chunk.byteSize()) {
-                throw shrunk(file, position, kind, done / kind.elementSize(), count);
-            }
-        }
-    }
-
-    private static void readStaged(NativeFile file, long position, ArrayKind kind, Object array, int offset,
-                                   int count, ByteOrder order) throws IOException {
-        StagingPool pool = StagingPool.shared();
-        MemorySegment staging = pool.acquire();
-        try {
-            int perChunk = (int) (staging.byteSize() / kind.elementSize());
-            int done = 0;
-            while (done < count) {
-                int n = Math.min(perChunk, count - done);
-                long want = kind.byteSize(n);
-                long got = readUpTo(file, staging.asSlice(0, want), position + kind.byteSize(done));
-                int whole = (int) (got / kind.elementSize());
-                kind.decode(staging, 0, order, array, offset + done, whole);
-                done += whole;
-                if (got < want) {
-                    throw shrunk(file, position, kind, done, count);
-                }
-            }
-        } finally {
-            pool.release(staging);
+        boolean mapped = bytes >= MAPPED_MIN && kind != ArrayKind.BOOLEAN
+                && MappedRead.read(file, position, kind, array, offset, count, order);
+        if (!mapped) {
+            StagedRead.read(file, position, kind, array, offset, count, order);
         }
     }
 
     /** Reads until {@code buffer} is full or the file ends; returns the bytes read. */
-    private static long readUpTo(NativeFile file, MemorySegment buffer, long position) throws IOException {
+    static long readUpTo(NativeFile file, MemorySegment buffer, long position) throws IOException {
         long done = 0;
         while (done < buffer.byteSize()) {
             long got = file.read(buffer.asSlice(done), position + done);
@@ -116,7 +115,7 @@ final class FileTransfer {
         return done;
     }
 
-    private static EOFException shrunk(NativeFile file, long position, ArrayKind kind, long read, long count) {
+    static EOFException shrunk(NativeFile file, long position, ArrayKind kind, long read, long count) {
         file.forgetSize();   // the next check asks the kernel
         return new EOFException("end of file: " + file.path() + " ended during a read of " + count + " "
                 + kind.typeName() + "s at offset " + position + "; " + read + " read");
@@ -143,7 +142,7 @@ final class FileTransfer {
 
     private static void writeStaged(NativeFile file, long position, ArrayKind kind, Object array, int offset,
                                     int count, ByteOrder order) throws IOException {
-        StagingPool pool = StagingPool.shared();
+        StagingSlots pool = StagedRead.POOL;
         MemorySegment staging = pool.acquire();
         try {
             int perChunk = (int) (staging.byteSize() / kind.elementSize());

@@ -2,6 +2,7 @@ package org.hpio.internal.sys;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -156,6 +157,61 @@ public final class NativeFile implements Closeable {
             return Syscalls.pread(fd, buffer, position, path);
         } finally {
             release();
+        }
+    }
+
+    /** What a mapped read does with the mapping: copies out of it, within the call; it must not keep it. */
+    @FunctionalInterface
+    public interface MappedCopy {
+        void copyFrom(MemorySegment mapped);
+    }
+
+    /**
+     * Reads {@code [position, position + length)} by mapping it read-only for this call alone (a confined
+     * arena: no JVM-wide handshake to close it) and handing the mapping to {@code copy}, then unmapping it.
+     * Returns the file's size after the copy, which the caller compares with {@code position + length}: a file
+     * that shrank during the copy may have left zeros in the copy past its new end. Returns -1, having read
+     * nothing, when the file cannot be mapped (a file system without mmap) or not all of the range is in the page
+     * cache (a fault that reads the disk would hold off the JVM's safepoints while it waits): the caller reads
+     * another way.
+     *
+     * <p>A page past the end of a file that shrank meanwhile (through any handle or process) faults; the JVM
+     * turns that into an asynchronous {@link InternalError}, delivered at the latest when the thread next returns
+     * from native code, which this method does before it returns (the size check, the unmapping). It is caught
+     * here: the size is then returned (a shrink), or, if the file did not shrink (an I/O error reading a page
+     * in), an {@link IOException} naming the file and offset is thrown. It never leaves this method.
+     */
+    public long readMapped(long position, long length, MappedCopy copy) throws IOException {
+        try {
+            return mapAndCopy(position, length, copy);
+        } catch (InternalError fault) {
+            forgetSize();
+            long sizeNow = size();
+            if (sizeNow >= position + length) {
+                throw new IOException("a fault reading the mapped pages of " + path + " at offsets " + position
+                        + " to " + (position + length) + " (an I/O error reading the file in?): " + fault.getMessage(),
+                        fault);
+            }
+            return sizeNow;
+        }
+    }
+
+    private long mapAndCopy(long position, long length, MappedCopy copy) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pages;
+            acquire();
+            try {
+                pages = FileMapping.mapForReading(fd, position, length, path, arena);
+            } catch (IOException notMappable) {
+                return -1;
+            } finally {
+                release();
+            }
+            if (!FileMapping.likelyResident(pages, arena)) {
+                return -1;
+            }
+            copy.copyFrom(pages.asSlice(FileMapping.offsetInPage(position), length));
+            return size();   // a native transition: a fault's pending InternalError is delivered here at the latest
         }
     }
 

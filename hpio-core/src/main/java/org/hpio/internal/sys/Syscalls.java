@@ -194,9 +194,12 @@ public final class Syscalls {
      * {@link #CRITICAL_CHUNK} bytes.
      */
     public static long pread(int fd, MemorySegment buffer, long position, String path) throws IOException {
-        MethodHandle handle = buffer.isNative() ? PREAD : heapHandle(PREAD_HEAP, buffer);
-        return call("pread", path, position, true,
-                c -> (long) handle.invokeExact(c, fd, buffer, buffer.byteSize(), position));
+        long size = buffer.byteSize();
+        if (buffer.isNative()) {
+            return call("pread", path, position, true, c -> (long) PREAD.invokeExact(c, fd, buffer, size, position));
+        }
+        checkCritical(buffer);
+        return call("pread", path, position, true, c -> (long) PREAD_HEAP.invokeExact(c, fd, buffer, size, position));
     }
 
     /**
@@ -216,19 +219,29 @@ public final class Syscalls {
                 c -> (long) PREADV2.invokeExact(c, fd, iovec, 1, position, RWF_NOWAIT));
     }
 
-    /** One pwrite(2) of up to {@code buffer.byteSize()} bytes at {@code position}; returns the count. */
+    /**
+     * One pwrite(2) of up to {@code buffer.byteSize()} bytes at {@code position}; returns the count. A heap
+     * segment is written from directly by a critical call and must be at most {@link #CRITICAL_CHUNK} bytes.
+     */
     public static long pwrite(int fd, MemorySegment buffer, long position, String path) throws IOException {
-        MethodHandle handle = buffer.isNative() ? PWRITE : heapHandle(PWRITE_HEAP, buffer);
+        long size = buffer.byteSize();
+        if (buffer.isNative()) {
+            return call("pwrite", path, position, true, c -> (long) PWRITE.invokeExact(c, fd, buffer, size, position));
+        }
+        checkCritical(buffer);
         return call("pwrite", path, position, true,
-                c -> (long) handle.invokeExact(c, fd, buffer, buffer.byteSize(), position));
+                c -> (long) PWRITE_HEAP.invokeExact(c, fd, buffer, size, position));
     }
 
-    private static MethodHandle heapHandle(MethodHandle handle, MemorySegment buffer) {
+    // Each invokeExact above has a constant handle. Choosing the handle at run time (one invokeExact on either of
+    // two) crashed the JVM's C2 compiler (SIGSEGV in Compile::final_graph_reshaping_walk, JDK 25.0.3) compiling
+    // FileTransfer.writeFully in 5 of 9 runs of `bench bulk` (before and after issue 16's read paths); with
+    // constant handles, in none of 14.
+    private static void checkCritical(MemorySegment buffer) {
         if (buffer.byteSize() > CRITICAL_CHUNK) {
             throw new IllegalArgumentException("a heap transfer is at most " + CRITICAL_CHUNK + " bytes, not "
                     + buffer.byteSize());
         }
-        return handle;
     }
 
     /** The file's size, by lseek(fd, 0, SEEK_END); hpio never uses a descriptor's own offset otherwise. */
