@@ -42,7 +42,6 @@ public final class UringRing implements AutoCloseable {
     private static final long SQE_LEN = offset(SQE, "len");
     private static final long SQE_RW_FLAGS = offset(SQE, "rw_flags");
     private static final long SQE_USER_DATA = offset(SQE, "user_data");
-    private static final long SQE_BUF_INDEX = offset(SQE, "buf_index");
     private static final long CQE_USER_DATA = offset(CQE, "user_data");
     private static final long CQE_RES = offset(CQE, "res");
 
@@ -59,7 +58,6 @@ public final class UringRing implements AutoCloseable {
     private final int cqMask;
     private final long sqHeadOffset;
     private final long sqTailOffset;
-    private final long sqFlagsOffset;
     private final long cqHeadOffset;
     private final long cqTailOffset;
     private final long cqesOffset;
@@ -97,7 +95,6 @@ public final class UringRing implements AutoCloseable {
         this.cqMask = cqRing.get(JAVA_INT, params.get(JAVA_INT, offset(PARAMS, "cq_off", "ring_mask")));
         this.sqHeadOffset = params.get(JAVA_INT, offset(PARAMS, "sq_off", "head"));
         this.sqTailOffset = params.get(JAVA_INT, offset(PARAMS, "sq_off", "tail"));
-        this.sqFlagsOffset = params.get(JAVA_INT, offset(PARAMS, "sq_off", "flags"));
         this.cqHeadOffset = params.get(JAVA_INT, offset(PARAMS, "cq_off", "head"));
         this.cqTailOffset = params.get(JAVA_INT, offset(PARAMS, "cq_off", "tail"));
         this.cqesOffset = params.get(JAVA_INT, offset(PARAMS, "cq_off", "cqes"));
@@ -271,43 +268,6 @@ public final class UringRing implements AutoCloseable {
             sqes.set(JAVA_LONG, sqe + SQE_USER_DATA, tag);
         }
         return publishedTail - head;
-    }
-
-    /** Sets the registered-buffer index of an entry (READ_FIXED / WRITE_FIXED), after {@link #prep}. */
-    public void bufferIndex(long sqe, int index) {
-        sqes.set(JAVA_SHORT, sqe + SQE_BUF_INDEX, (short) index);
-    }
-
-    /**
-     * IORING_REGISTER_FILES: {@code fds} become fixed files 0..n-1 (IOSQE_FIXED_FILE takes the index in the
-     * entry's fd). The kernel keeps its own references; the caller may close its descriptors afterwards.
-     */
-    public void registerFiles(int[] fds) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment array = arena.allocateFrom(JAVA_INT, fds);
-            UringCalls.register(ringFd, UringLayout.IORING_REGISTER_FILES, array, fds.length);
-        }
-    }
-
-    /**
-     * IORING_REGISTER_BUFFERS: {@code buffers} become fixed buffers 0..n-1, pinned by the kernel until the ring
-     * closes. The caller keeps them alive (and never frees them) as long as the ring is open.
-     */
-    public void registerBuffers(MemorySegment[] buffers) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment iovecs = arena.allocate(16L * buffers.length, 8);
-            for (int i = 0; i < buffers.length; i++) {
-                iovecs.set(JAVA_LONG, 16L * i, buffers[i].address());
-                iovecs.set(JAVA_LONG, 16L * i + 8, buffers[i].byteSize());
-            }
-            UringCalls.register(ringFd, UringLayout.IORING_REGISTER_BUFFERS, iovecs, buffers.length);
-        }
-    }
-
-    /** True when an SQPOLL thread sleeps and needs IORING_ENTER_SQ_WAKEUP (after a full fence, as liburing). */
-    public boolean needsWakeup() {
-        VarHandle.fullFence();
-        return ((int) INT.getVolatile(sqRing, sqFlagsOffset) & UringLayout.IORING_SQ_NEED_WAKEUP) != 0;
     }
 
     /** io_uring_enter: submits {@code toSubmit} published entries; waits for {@code minComplete} completions. */
