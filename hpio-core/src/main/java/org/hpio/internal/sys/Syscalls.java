@@ -126,33 +126,27 @@ public final class Syscalls {
      */
     private static long call(String operation, String path, long position, boolean retryInterrupted, int wouldBlock,
                              Call call) throws IOException {
-        MemorySegment capture = CAPTURE_SEGMENT.get();
-        try {
-            while (true) {
-                long result = call.invoke(capture);
-                if (result >= 0) {
-                    return result;
-                }
-                int err = errno(capture);
-                if (wouldBlock != 0 && (err == wouldBlock || err == Errno.EOPNOTSUPP)) {
-                    return WOULD_BLOCK;
-                }
-                if (err != Errno.EINTR || !retryInterrupted) {
-                    throw Errno.exception(operation, err, path, position);
-                }
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError("downcall " + operation + " failed", t);
+        long result = callOrErrno(operation, retryInterrupted, call);
+        if (result >= 0) {
+            return result;
         }
+        int err = (int) -result;
+        if (wouldBlock != 0 && (err == wouldBlock || err == Errno.EOPNOTSUPP)) {
+            return WOULD_BLOCK;
+        }
+        throw Errno.exception(operation, err, path, position);
     }
 
     /**
-     * Runs {@code call} as {@link #call} does, retrying on EINTR, but returns {@code -errno} instead of throwing
-     * when it fails: for callers to whom some errors are answers (ENOENT: no such file), not failures.
+     * Runs {@code call}, retrying on EINTR, and returns {@code -errno} instead of throwing when it fails: for
+     * callers to whom some errors are answers (ENOENT: no such file), not failures.
      */
     static long callOrErrno(String operation, Call call) {
+        return callOrErrno(operation, true, call);
+    }
+
+    /** The one loop around a downcall: its result, or {@code -errno}; EINTR is retried when {@code retryInterrupted}. */
+    private static long callOrErrno(String operation, boolean retryInterrupted, Call call) {
         MemorySegment capture = CAPTURE_SEGMENT.get();
         try {
             while (true) {
@@ -161,8 +155,8 @@ public final class Syscalls {
                     return result;
                 }
                 int err = errno(capture);
-                if (err != Errno.EINTR) {
-                    return -err;
+                if (err != Errno.EINTR || !retryInterrupted) {
+                    return err > 0 ? -err : -Errno.EIO; // a failure that left errno unset is still a failure
                 }
             }
         } catch (RuntimeException | Error e) {
