@@ -1,0 +1,85 @@
+package org.hpio.nio;
+
+import org.hpio.internal.io.SeccompChild;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * hpio installed for a whole JVM with {@code -Djava.nio.file.spi.DefaultFileSystemProvider}: unmodified code
+ * ({@link UnmodifiedProgram}) gets hpio's channels, on io_uring, on the portable engine when asked, and on the
+ * portable engine when io_uring is refused (seccomp).
+ */
+class DefaultProviderTest {
+    static final String PROPERTY = "-Djava.nio.file.spi.DefaultFileSystemProvider=" + HpioFileSystemProvider.class.getName();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void unmodifiedCodeGetsHpiosChannelsOnTheDefaultEngine() throws Exception {
+        String out = run(List.of(PROPERTY));
+        assertTrue(out.contains("afc=org.hpio.nio.HpioAsynchronousFileChannel engine="), out);
+        assertTrue(out.contains("fc=org.hpio.nio.HpioFileChannel engine="), out);
+        assertTrue(out.contains("bytechannel=org.hpio.nio.HpioFileChannel"), out);
+        assertTrue(out.contains("provider=org.hpio.nio.HpioFileSystemProvider"), out);
+        assertTrue(out.contains("roundtrip=ok"), out);
+    }
+
+    @Test
+    void unmodifiedCodeGetsHpiosChannelsOnThePortableEngine() throws Exception {
+        String out = run(List.of(PROPERTY, "-Dhpio.engine=threads"));
+        assertTrue(out.contains("afc=org.hpio.nio.HpioAsynchronousFileChannel engine=threads"), out);
+        assertTrue(out.contains("fc=org.hpio.nio.HpioFileChannel engine=threads"), out);
+        assertTrue(out.contains("roundtrip=ok"), out);
+    }
+
+    @Test
+    void withoutThePropertyTheJdksChannelsServe() throws Exception {
+        String out = run(List.of());
+        assertTrue(out.contains("afc=sun.nio.ch."), out);
+        assertTrue(out.contains("fc=sun.nio.ch.FileChannelImpl engine=null"), out);
+        assertTrue(out.contains("roundtrip=ok"), out);
+    }
+
+    @Test
+    void withIoUringRefusedThePortableEngineServes() throws Exception {
+        SeccompChild.Result r = SeccompChild.run(List.of(PROPERTY), UnmodifiedProgram.class, dir.toString());
+        assertEquals(0, r.exitCode(), r.describe());
+        assertTrue(r.stdout().contains("afc=org.hpio.nio.HpioAsynchronousFileChannel engine=threads"), r.describe());
+        assertTrue(r.stdout().contains("fc=org.hpio.nio.HpioFileChannel engine=threads"), r.describe());
+        assertTrue(r.stdout().contains("roundtrip=ok"), r.describe());
+    }
+
+    private String run(List<String> jvmOptions) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), UnmodifiedProgram.class.getName(),
+                dir.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return e.toString();
+            }
+        }, Thread::startVirtualThread);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "the child ended");
+        String text = out.join();
+        System.out.println("child " + jvmOptions + ":\n" + text);
+        assertEquals(0, p.exitValue(), text);
+        return text;
+    }
+}
