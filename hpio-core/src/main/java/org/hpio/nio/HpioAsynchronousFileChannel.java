@@ -154,7 +154,9 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
                 op.failBeforeSubmission(new ClosedChannelException());
                 return op;
             }
-            IoRequest request = engine.submit(transfer.operation(file, position));
+            IoOperation operation = transfer.operation(file, position);
+            // A buffered read all in the page cache is done at once, without waiting for the device.
+            IoRequest request = read && !options.direct() ? engine.readNowOrSubmit(operation) : engine.submit(operation);
             inFlight.add(op);
             op.attach(request);
         } catch (IOException | RuntimeException e) {

@@ -245,7 +245,7 @@ final class HpioFileChannel extends FileChannel {
      * channel was closed meanwhile and the request was cancelled (or completed without effect to report).
      */
     private IoRequest submitAndWait(IoOperation operation) throws IOException {
-        IoRequest request = engine.submit(operation);
+        IoRequest request = hand(operation);
         inFlight.add(request);
         try {
             if (!isOpen()) {   // closed between begin() and the submission: implCloseChannel may have missed it
@@ -259,6 +259,24 @@ final class HpioFileChannel extends FileChannel {
             return null;
         }
         return request;
+    }
+
+    /**
+     * Gives {@code operation} to the engine by the cheapest way that keeps a virtual thread unpinned: a
+     * buffered read is first tried at once without waiting for the device (preadv2 RWF_NOWAIT: all of it in
+     * the page cache, else submitted); a plain buffered write by a platform thread, which would wait for the
+     * completion anyway, is one pwrite on this thread; everything else is submitted.
+     */
+    private IoRequest hand(IoOperation operation) throws IOException {
+        boolean buffered = !options.direct();
+        if (operation.kind() == IoOperation.Kind.READ && buffered) {
+            return engine.readNowOrSubmit(operation);
+        }
+        if (operation.kind() == IoOperation.Kind.WRITE && buffered && !options.dsync() && !options.sync()
+                && !Thread.currentThread().isVirtual()) {
+            return engine.perform(operation);
+        }
+        return engine.submit(operation);
     }
 
     // ---- position, size, truncate, force ----

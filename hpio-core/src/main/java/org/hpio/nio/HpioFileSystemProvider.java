@@ -49,6 +49,12 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
         IoEngine engine() throws IOException;
     }
 
+    /**
+     * Set while this thread starts the engine: a file it opens meanwhile (the engine's own set-up, a logger's
+     * configuration) gets the JDK's channel, never a second start of the engine.
+     */
+    private static final ThreadLocal<Boolean> STARTING_ENGINE = new ThreadLocal<>();
+
     private final FileSystemProvider delegate;
     private final HpioFileSystem fileSystem;
     private final EngineSource engines;
@@ -75,14 +81,35 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     @Override
     public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
-        return HpioFileChannel.open(engines.engine(), delegate, unwrap(path), options, attrs);
+        IoEngine engine = engineUnlessStarting();
+        if (engine == null) {
+            return delegate.newFileChannel(unwrap(path), options, attrs);
+        }
+        return HpioFileChannel.open(engine, delegate, unwrap(path), options, attrs);
     }
 
     @Override
     public AsynchronousFileChannel newAsynchronousFileChannel(Path path, Set<? extends OpenOption> options,
                                                               ExecutorService executor, FileAttribute<?>... attrs)
             throws IOException {
-        return HpioAsynchronousFileChannel.open(engines.engine(), delegate, unwrap(path), options, executor, attrs);
+        IoEngine engine = engineUnlessStarting();
+        if (engine == null) {
+            return delegate.newAsynchronousFileChannel(unwrap(path), options, executor, attrs);
+        }
+        return HpioAsynchronousFileChannel.open(engine, delegate, unwrap(path), options, executor, attrs);
+    }
+
+    /** The engine (started on the first call), or null when this thread is starting it right now. */
+    private IoEngine engineUnlessStarting() throws IOException {
+        if (STARTING_ENGINE.get() != null) {
+            return null;
+        }
+        STARTING_ENGINE.set(Boolean.TRUE);
+        try {
+            return engines.engine();
+        } finally {
+            STARTING_ENGINE.remove();
+        }
     }
 
     /** hpio's FileChannel (a SeekableByteChannel) for a regular file; the JDK's channel otherwise. */
