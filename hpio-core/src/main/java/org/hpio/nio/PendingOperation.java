@@ -58,16 +58,14 @@ final class PendingOperation<A> implements Future<Integer> {
         Integer bytes = null;
         Throwable failure = null;
         try {
-            if (r.errno() == Errno.ECANCELED || !channel.isOpen()) {
-                failure = new AsynchronousCloseException();
-            } else if (r.errno() != 0) {
-                failure = r.exception();
-            } else {
+            if (r.errno() == 0) {   // done before a close could stop it: reported, as the JDK does
                 long moved = r.result();
                 bytes = read && moved == 0 && transfer.bytes() > 0 ? -1 : (int) moved;
-                if (transfer != null) {
-                    transfer.finish(moved);
-                }
+                transfer.finish(moved);
+            } else if (r.errno() == Errno.ECANCELED || !channel.isOpen()) {
+                failure = new AsynchronousCloseException();
+            } else {
+                failure = r.exception();
             }
         } catch (RuntimeException | Error e) {
             failure = new IOException(e);
@@ -117,7 +115,7 @@ final class PendingOperation<A> implements Future<Integer> {
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        if (!result.cancel(false)) {
+        if (result.isDone() || !result.cancel(false)) {   // false once done, as the JDK's futures say
             return false;
         }
         IoRequest r = request;

@@ -327,6 +327,25 @@ abstract class AsynchronousFileChannelContract {
     }
 
     @Test
+    void cancellingAPendingFutureCancelsItAndAForcefulCancelClosesTheChannel() throws Exception {
+        try (Implementation.Running held = implementation().startHeld(EngineConfig.defaults())) {
+            AsynchronousFileChannel ch = open(held, file, READ, WRITE);
+            Future<Integer> gentle = ch.read(ByteBuffer.allocate(10), 9_995);
+            assertTrue(gentle.cancel(false));
+            assertTrue(gentle.isCancelled());
+            assertTrue(gentle.isDone());
+            assertThrows(java.util.concurrent.CancellationException.class, gentle::get);
+            assertFalse(gentle.cancel(false), "already cancelled");
+            assertTrue(ch.isOpen(), "cancel(false) leaves the channel open");
+            Future<Integer> forceful = ch.read(ByteBuffer.allocate(10), 9_995);
+            assertTrue(forceful.cancel(true));
+            assertTrue(forceful.isCancelled());
+            assertFalse(ch.isOpen(), "cancel(true) closes the channel");
+            held.release().run();
+        }
+    }
+
+    @Test
     void openHasTheJdksRules() throws Exception {
         assertThrows(NoSuchFileException.class, () -> open(dir.resolve("missing"), READ));
         assertThrows(UnsupportedOperationException.class, () -> open(file, WRITE, APPEND));

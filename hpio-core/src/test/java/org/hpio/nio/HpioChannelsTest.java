@@ -98,6 +98,46 @@ class HpioChannelsTest {
     }
 
     @Test
+    void closingUnderLoadOnIoUringSettlesEveryOperationOnceTheKernelIsDone() throws Exception {
+        int size = 64 << 10;
+        int count = 200;
+        Path file = dir.resolve("load");
+        Files.write(file, new byte[count * size]);
+        try (Implementation.Running uring = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            AsynchronousFileChannel ch;   // O_DIRECT: every operation goes to the device, many are in flight at close
+            try {
+                ch = uring.opener().openAsync(file, Set.of(READ, WRITE, HpioOpenOption.DIRECT), null);
+            } catch (IOException e) {
+                org.junit.jupiter.api.Assumptions.abort("O_DIRECT refused here: " + e);
+                return;
+            }
+            List<Future<Integer>> futures = new ArrayList<>();
+            List<ByteBuffer> buffers = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                ByteBuffer b = i % 2 == 0 ? ByteBuffer.allocateDirect(size + 4096).alignedSlice(4096).limit(size)
+                        : ByteBuffer.allocate(size);
+                buffers.add(b);
+                futures.add(i % 3 == 0 ? ch.write(b, (long) i * size) : ch.read(b, (long) i * size));
+            }
+            ch.close();
+            int closed = 0;
+            for (int i = 0; i < count; i++) {
+                try {
+                    assertEquals(size, futures.get(i).get(30, TimeUnit.SECONDS));
+                    assertEquals(size, buffers.get(i).position());
+                } catch (ExecutionException e) {
+                    assertInstanceOf(java.nio.channels.AsynchronousCloseException.class, e.getCause());
+                    assertEquals(0, buffers.get(i).position(), "a closed operation leaves its buffer");
+                    closed++;
+                }
+            }
+            System.out.println("closed under load: " + closed + " of " + count + " operations got AsynchronousCloseException");
+            assertEquals(0, uring.engine().staging().held(), "every staging byte is back");
+            assertEquals(0, uring.engine().inFlight());
+        }
+    }
+
+    @Test
     void handlersOfAChannelOpenedWithoutAnExecutorRunOnHpiosDefaultPool() throws Exception {
         Path file = dir.resolve("f");
         Files.write(file, new byte[10]);
