@@ -65,6 +65,41 @@ class HpioChannelsTest {
     }
 
     @Test
+    void closingTheChannelUnderABlockedReaderThrowsAsynchronousCloseExceptionAndInterruptingOneClosesIt()
+            throws Exception {
+        Path file = dir.resolve("f");
+        Files.write(file, FileChannelContract.bytes(0, 4096));
+        try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(EngineConfig.defaults())) {
+            for (boolean interrupt : new boolean[] {false, true}) {
+                FileChannel ch = held.opener().open(file, READ);
+                ByteBuffer dst = ByteBuffer.allocate(8192);
+                AtomicReference<Throwable> thrown = new AtomicReference<>();
+                Thread reader = Thread.ofVirtual().start(() -> {
+                    try {
+                        ch.read(dst);
+                    } catch (Throwable e) {
+                        thrown.set(e);
+                    }
+                });
+                awaitParked(reader);
+                if (interrupt) {
+                    reader.interrupt();
+                } else {
+                    ch.close();
+                }
+                reader.join(10_000);
+                assertFalse(reader.isAlive(), "the reader woke");
+                Class<? extends Throwable> expected = interrupt ? java.nio.channels.ClosedByInterruptException.class
+                        : java.nio.channels.AsynchronousCloseException.class;
+                assertEquals(expected, thrown.get() == null ? null : thrown.get().getClass(), String.valueOf(thrown.get()));
+                assertFalse(ch.isOpen());
+                assertEquals(0, dst.position(), "a cancelled read leaves the buffer");
+            }
+            assertEquals(0, held.engine().inFlight());
+        }
+    }
+
+    @Test
     void writesOutrunningTheDiskWaitAtTheStagingBoundInsteadOfGrowingMemory() throws Exception {
         long bound = 1 << 20;
         int size = 256 << 10;
