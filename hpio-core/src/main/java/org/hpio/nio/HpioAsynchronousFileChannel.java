@@ -41,8 +41,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * (parks) until earlier requests complete: memory stays bounded however far writes outrun the disk (003,
  * finding 2), and the caller feels the disk's pace, as with a blocking channel.
  *
- * <p>Close: refuses new operations, cancels those in flight, waits until the kernel is done with every buffer,
- * and completes each with {@link java.nio.channels.AsynchronousCloseException}.
+ * <p>Close: refuses new operations, cancels those in flight and waits until the kernel is done with every
+ * buffer; an operation the close stopped fails with {@link java.nio.channels.AsynchronousCloseException} and
+ * leaves its buffer's position, one that finished first reports its result (as the JDK's channel does).
  */
 final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     private final IoEngine engine;
@@ -291,7 +292,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
 
     /**
      * Refuses new operations, cancels those in flight and waits until each is done (its buffer is the caller's
-     * again; its future or handler gets AsynchronousCloseException), then closes both descriptors.
+     * again; its future or handler gets AsynchronousCloseException unless it finished first), then closes both
+     * descriptors.
      */
     @Override
     public void close() throws IOException {
