@@ -44,6 +44,14 @@ class DefaultProviderTest {
         assertTrue(out.contains("roundtrip=ok"), out);
     }
 
+    /** 003's experiment, unmodified code: writes far ahead of the disk stay within a 128 MB heap, every byte checked. */
+    @Test
+    void writesSubmittedWithoutWaitingStayBoundedInASmallHeap() throws Exception {
+        String out = run(List.of(PROPERTY, "-Xmx128m"), WriteFloodProgram.class, dir.toString(), "40", "15");
+        assertTrue(out.contains("channel=org.hpio.nio.HpioAsynchronousFileChannel"), out);
+        assertTrue(out.contains("checked=40 files"), out);
+    }
+
     @Test
     void withoutThePropertyTheJdksChannelsServe() throws Exception {
         String out = run(List.of());
@@ -62,11 +70,15 @@ class DefaultProviderTest {
     }
 
     private String run(List<String> jvmOptions) throws IOException, InterruptedException {
+        return run(jvmOptions, UnmodifiedProgram.class, dir.toString());
+    }
+
+    private String run(List<String> jvmOptions, Class<?> main, String... args) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m"));
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), UnmodifiedProgram.class.getName(),
-                dir.toString()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         p.getOutputStream().close();
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
