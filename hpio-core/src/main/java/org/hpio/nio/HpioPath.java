@@ -13,7 +13,8 @@ import java.util.Objects;
 /**
  * A path of {@link HpioFileSystem}: the platform's path, reporting hpio's file system (and so hpio's provider,
  * which is how {@code FileChannel.open(path)} reaches hpio). Every operation is the platform path's, its
- * results wrapped again.
+ * results wrapped again. Known seam: a {@link WatchKey}'s {@code watchable()} and its events' contexts are the
+ * platform's paths (resolving them against one of these works; {@code equals} with one of these does not).
  */
 final class HpioPath implements Path {
     private final HpioFileSystem fileSystem;

@@ -24,6 +24,8 @@ final class NativeFiles {
      * Opens hpio's descriptor on the file the JDK's channel just opened (and created or truncated, as its
      * options said), with the access mode and O_DIRECT/O_DSYNC/O_SYNC of {@code options}. DELETE_ON_CLOSE
      * unlinks the name now, as the JDK's channel does on Linux: both descriptors keep the file until closed.
+     * The second open goes by the same name right after the first: a rename of that name in between (by
+     * another process) would give the two descriptors different files, as any two opens of a name can.
      */
     static NativeFile open(FileSystemProvider jdkProvider, Path path, ChannelOptions options) throws IOException {
         NativeFile file = NativeFile.open(path, options.nativeFlags());
