@@ -118,9 +118,13 @@ final class HpioPath implements Path {
         return wrap(delegate.toRealPath(options));
     }
 
+    /**
+     * The platform path's own {@code toFile} refuses once this file system, not the platform's, is the default;
+     * a path of the default file system is a {@code File} of the same name.
+     */
     @Override
     public File toFile() {
-        return delegate.toFile();
+        return new File(delegate.toString());
     }
 
     @Override

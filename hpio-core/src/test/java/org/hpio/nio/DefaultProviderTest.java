@@ -33,6 +33,7 @@ class DefaultProviderTest {
         assertTrue(out.contains("fc=org.hpio.nio.HpioFileChannel engine="), out);
         assertTrue(out.contains("bytechannel=org.hpio.nio.HpioFileChannel"), out);
         assertTrue(out.contains("provider=org.hpio.nio.HpioFileSystemProvider"), out);
+        assertTrue(out.contains("everyday=ok"), out);
         assertTrue(out.contains("roundtrip=ok"), out);
     }
 

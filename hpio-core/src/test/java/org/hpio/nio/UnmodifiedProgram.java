@@ -68,8 +68,45 @@ public final class UnmodifiedProgram {
         }
         ok &= Arrays.equals(Files.readAllBytes(file), data);
         ok &= Files.list(dir).anyMatch(p -> p.getFileName().toString().equals("unmodified.bin"));
+        ok &= everydayFileSystemUseWorks(dir);
         System.out.println("provider=" + file.getFileSystem().provider().getClass().getName());
         System.out.println("roundtrip=" + (ok ? "ok" : "bad"));
+    }
+
+    /** What ordinary code does with files besides channels: all of it must work with the provider installed. */
+    private static boolean everydayFileSystemUseWorks(Path dir) throws Exception {
+        Path sub = Files.createDirectories(dir.resolve("a").resolve("b"));
+        Path text = Files.writeString(sub.resolve("t.txt"), "text");
+        boolean ok = Files.readString(text).equals("text");
+        ok &= new java.io.File(text.toString()).toPath().equals(text);
+        ok &= Path.of(text.toUri()).equals(text);
+        ok &= text.toFile().exists();
+        Path temp = Files.createTempFile(dir, "t", ".tmp");
+        ok &= Files.isRegularFile(temp);
+        try (var walk = Files.walk(dir)) {
+            ok &= walk.anyMatch(p -> p.equals(text));
+        }
+        Path copy = Files.copy(text, dir.resolve("copy.txt"));
+        Files.move(copy, dir.resolve("moved.txt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        ok &= Files.exists(dir.resolve("moved.txt")) && !Files.exists(copy);
+        try (java.io.InputStream in = Files.newInputStream(text); java.io.OutputStream out =
+                Files.newOutputStream(dir.resolve("out.txt"))) {
+            in.transferTo(out);
+        }
+        ok &= Files.readString(dir.resolve("out.txt")).equals("text");
+        Path zip = dir.resolve("z.zip");
+        try (java.nio.file.FileSystem zipfs = java.nio.file.FileSystems.newFileSystem(zip,
+                java.util.Map.of("create", "true"))) {
+            Files.writeString(zipfs.getPath("/inside.txt"), "zipped");
+        }
+        try (java.nio.file.FileSystem zipfs = java.nio.file.FileSystems.newFileSystem(zip)) {
+            ok &= Files.readString(zipfs.getPath("/inside.txt")).equals("zipped");
+        }
+        try (java.nio.file.WatchService watcher = dir.getFileSystem().newWatchService()) {
+            dir.register(watcher, java.nio.file.StandardWatchEventKinds.ENTRY_CREATE);
+        }
+        System.out.println("everyday=" + (ok ? "ok" : "bad"));
+        return ok;
     }
 
     private static void report(String what, Object channel) {

@@ -29,11 +29,13 @@ import static java.nio.file.StandardOpenOption.WRITE;
  * A rough, by-hand comparison (not a test, not the benchmark suite): 4 KiB random O_DIRECT reads through
  * AsynchronousFileChannel at QD 1 and 32, and through FileChannel from N virtual threads, on the JDK's channels
  * and on hpio's. IOPS, process CPU per I/O, peak platform threads. {@code NioQuickComparison DIR [seconds]
- * [threads]}.
+ * [threads] [only]}: {@code only} runs just the rows whose name contains it (peak threads are the JVM's, so
+ * compare them from separate runs: a JDK row leaves its carrier threads behind).
  */
 public final class NioQuickComparison {
     private static final int BLOCK = 4096;
     private static final long FILE = 256L << 20;
+    private static String only = "";
 
     private NioQuickComparison() {
     }
@@ -42,6 +44,7 @@ public final class NioQuickComparison {
         Path file = Path.of(args[0]).resolve("nio-quick.bin");
         long seconds = args.length > 1 ? Long.parseLong(args[1]) : 3;
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
+        only = args.length > 3 ? args[3] : "";
         try (FileChannel out = FileChannel.open(file, CREATE, WRITE)) {
             ByteBuffer chunk = ByteBuffer.allocate(1 << 20);
             for (long at = 0; at < FILE; at += chunk.capacity()) {
@@ -70,6 +73,10 @@ public final class NioQuickComparison {
     }
 
     private static void afc(String name, AsynchronousFileChannel ch, int depth, long seconds) throws Exception {
+        if (!name.contains(only)) {
+            ch.close();
+            return;
+        }
         LongAdder done = new LongAdder();
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch drained = new CountDownLatch(depth);
@@ -104,6 +111,10 @@ public final class NioQuickComparison {
     }
 
     private static void fileChannel(String name, FileChannel ch, int threads, long seconds) throws Exception {
+        if (!name.contains(only)) {
+            ch.close();
+            return;
+        }
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         mx.resetPeakThreadCount();
         LongAdder done = new LongAdder();
