@@ -148,23 +148,27 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             return failed;
         }
         PendingOperation<A> op = new PendingOperation<>(this, transfer, read, attachment, handler);
+        Throwable refused = null;
         closeLock.readLock().lock();
         try {
             if (!open) {
-                transfer.release();
-                op.failBeforeSubmission(new ClosedChannelException());
-                return op;
+                refused = new ClosedChannelException();
+            } else {
+                IoOperation operation = transfer.operation(file, position);
+                // A buffered read all in the page cache is done at once, without waiting for the device.
+                op.submitted(read && !options.direct() ? engine.readNowOrSubmit(operation) : engine.submit(operation));
+                inFlight.add(op);
             }
-            IoOperation operation = transfer.operation(file, position);
-            // A buffered read all in the page cache is done at once, without waiting for the device.
-            IoRequest request = read && !options.direct() ? engine.readNowOrSubmit(operation) : engine.submit(operation);
-            inFlight.add(op);
-            op.attach(request);
         } catch (IOException | RuntimeException e) {
-            transfer.release();
-            op.failBeforeSubmission(e);
+            refused = e;
         } finally {
             closeLock.readLock().unlock();
+        }
+        if (refused != null) {
+            transfer.release();
+            op.failBeforeSubmission(refused);
+        } else {
+            op.listen();
         }
         return op;
     }

@@ -41,10 +41,18 @@ final class PendingOperation<A> implements Future<Integer> {
         this.handler = handler;
     }
 
-    /** Called once, after submission: settles when the request completes (at once if it already did). */
-    void attach(IoRequest submitted) {
+    /** Called once, at submission, before the channel lists this operation as in flight. */
+    void submitted(IoRequest submitted) {
         this.request = submitted;
-        submitted.whenDone(this::settle);
+    }
+
+    /**
+     * Called once, after {@link #submitted} and outside the channel's locks: settles when the request
+     * completes, at once on this thread if it already did (settling may hand a handler to an executor that
+     * runs it on the calling thread, and that handler may close the channel).
+     */
+    void listen() {
+        request.whenDone(this::settle);
     }
 
     IoRequest request() {

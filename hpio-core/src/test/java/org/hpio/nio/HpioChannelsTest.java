@@ -172,6 +172,82 @@ class HpioChannelsTest {
         }
     }
 
+    /** An executor that runs each task on the thread that hands it over (as CallerRunsPolicy may). */
+    static final class CallerRuns extends java.util.concurrent.AbstractExecutorService {
+        private volatile boolean shutdown;
+
+        @Override
+        public void execute(Runnable command) {
+            command.run();
+        }
+
+        @Override
+        public void shutdown() {
+            shutdown = true;
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            shutdown = true;
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return true;
+        }
+    }
+
+    @Test
+    void aHandlerRunByTheSubmittingThreadMayCloseTheChannel() throws Exception {
+        Path file = dir.resolve("f");
+        Files.write(file, new byte[100]);
+        for (Implementation implementation : new Implementation[] {Implementation.HPIO_URING, Implementation.HPIO_THREADS}) {
+            if (implementation == Implementation.HPIO_URING) {
+                try (var probe = org.hpio.internal.io.IoEngines.openUring(EngineConfig.defaults())) {
+                    probe.name();
+                } catch (IOException | UnsupportedOperationException e) {
+                    continue;   // io_uring refused here
+                }
+            }
+            try (Implementation.Running running = implementation.start(EngineConfig.defaults())) {
+                AsynchronousFileChannel ch = running.opener().openAsync(file, Set.of(READ), new CallerRuns());
+                CompletableFuture<Integer> read = new CompletableFuture<>();
+                Thread t = Thread.ofPlatform().start(() -> ch.read(ByteBuffer.allocate(10), 0, null,
+                        new CompletionHandler<Integer, Object>() {
+                            @Override
+                            public void completed(Integer n, Object a) {
+                                try {
+                                    ch.close();
+                                } catch (IOException e) {
+                                    read.completeExceptionally(e);
+                                }
+                                read.complete(n);
+                            }
+
+                            @Override
+                            public void failed(Throwable e, Object a) {
+                                read.completeExceptionally(e);
+                            }
+                        }));
+                t.join(10_000);
+                assertFalse(t.isAlive(), "no deadlock: " + implementation);
+                assertEquals(10, read.get(10, TimeUnit.SECONDS));
+                assertFalse(ch.isOpen());
+            }
+        }
+    }
+
     @Test
     void handlersOfAChannelOpenedWithoutAnExecutorRunOnHpiosDefaultPool() throws Exception {
         Path file = dir.resolve("f");
