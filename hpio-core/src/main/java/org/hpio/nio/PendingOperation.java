@@ -52,7 +52,13 @@ final class PendingOperation<A> implements Future<Integer> {
      * runs it on the calling thread, and that handler may close the channel).
      */
     void listen() {
-        request.whenDone(this::settle);
+        if (handler != null) {
+            request.whenDone(this::settle);   // nobody waits: the engine must retire it by itself
+        } else {
+            // A Future is only ever seen through get or isDone, which retire the completion themselves (so do
+            // submitters at the engine's bounds): no wake-up of the engine's completion thread per operation.
+            request.whenDoneLazily(this::settle);
+        }
     }
 
     IoRequest request() {

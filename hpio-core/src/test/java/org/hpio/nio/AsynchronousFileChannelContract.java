@@ -143,6 +143,23 @@ abstract class AsynchronousFileChannelContract {
         }
     }
 
+    /** 003's polling loop: a future only ever asked isDone becomes done, its buffer filled, without get. */
+    @Test
+    void aFutureOnlyPolledWithIsDoneCompletes() throws Exception {
+        try (AsynchronousFileChannel ch = open(file, READ)) {
+            for (ByteBuffer dst : new ByteBuffer[] {ByteBuffer.allocate(100), ByteBuffer.allocateDirect(100)}) {
+                Future<Integer> f = ch.read(dst, 9_950);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!f.isDone()) {
+                    assertTrue(System.nanoTime() < deadline, "the future never became done");
+                    Thread.onSpinWait();
+                }
+                assertEquals(50, dst.position());
+                assertEquals(50, f.get(0, TimeUnit.SECONDS));
+            }
+        }
+    }
+
     @Test
     void futureReadAtTheEndIsMinusOneAndWithNothingRemainingZero() throws Exception {
         try (AsynchronousFileChannel ch = open(file, READ)) {
