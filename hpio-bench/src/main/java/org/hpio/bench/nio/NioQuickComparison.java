@@ -57,6 +57,8 @@ public final class NioQuickComparison {
                 afc("hpio-afc-qd" + qd, HpioChannels.openAsynchronous(file, Set.of(READ, ExtendedOpenOption.DIRECT), null),
                         qd, seconds);
             }
+            futures("jdk-afc-future-qd1", AsynchronousFileChannel.open(file, READ, ExtendedOpenOption.DIRECT), seconds);
+            futures("hpio-afc-future-qd1", HpioChannels.openAsynchronous(file, READ, ExtendedOpenOption.DIRECT), seconds);
             fileChannel("jdk-fc-vt" + threads, FileChannel.open(file, READ, ExtendedOpenOption.DIRECT), threads, seconds);
             fileChannel("hpio-fc-vt" + threads, HpioChannels.open(file, READ, ExtendedOpenOption.DIRECT), threads, seconds);
         } finally {
@@ -107,6 +109,26 @@ public final class NioQuickComparison {
         stop.set(true);
         drained.await();
         report(name, done.sum(), System.nanoTime() - t0, cpu() - cpu0, -1);
+        ch.close();
+    }
+
+    /** One platform thread: read, then wait on the Future, again and again. */
+    private static void futures(String name, AsynchronousFileChannel ch, long seconds) throws Exception {
+        if (!name.contains(only)) {
+            ch.close();
+            return;
+        }
+        SplittableRandom random = new SplittableRandom(1);
+        ByteBuffer buffer = aligned();
+        long ios = 0;
+        long cpu0 = cpu();
+        long t0 = System.nanoTime();
+        long end = t0 + seconds * 1_000_000_000L;
+        while (System.nanoTime() < end) {
+            ch.read(buffer.clear(), randomBlock(random)).get();
+            ios++;
+        }
+        report(name, ios, System.nanoTime() - t0, cpu() - cpu0, -1);
         ch.close();
     }
 
