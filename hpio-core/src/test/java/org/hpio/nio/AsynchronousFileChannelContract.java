@@ -264,6 +264,8 @@ abstract class AsynchronousFileChannelContract {
             assertThrows(IllegalArgumentException.class, () -> ch.read(ByteBuffer.allocate(1), -1, null, r));
             assertThrows(IllegalArgumentException.class, () -> ch.write(ByteBuffer.allocate(1), -1, null, r));
             assertThrows(IllegalArgumentException.class, () -> ch.truncate(-1));
+            assertThrows(IllegalArgumentException.class, () -> ch.lock(-1, 1, false));
+            assertThrows(IllegalArgumentException.class, () -> ch.tryLock(0, -1, false));
         }
     }
 

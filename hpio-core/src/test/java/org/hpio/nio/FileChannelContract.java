@@ -282,6 +282,10 @@ abstract class FileChannelContract {
             assertThrows(IllegalArgumentException.class, () -> ch.write(ByteBuffer.allocate(1), -1));
             assertThrows(IllegalArgumentException.class, () -> ch.position(-1));
             assertThrows(IllegalArgumentException.class, () -> ch.truncate(-1));
+            assertThrows(IllegalArgumentException.class, () -> ch.lock(-1, 1, false));
+            assertThrows(IllegalArgumentException.class, () -> ch.tryLock(0, -1, false));
+            assertThrows(IllegalArgumentException.class, () -> ch.map(FileChannel.MapMode.READ_ONLY, -1, 1));
+            assertThrows(IllegalArgumentException.class, () -> ch.transferTo(-1, 1, ch));
         }
     }
 
