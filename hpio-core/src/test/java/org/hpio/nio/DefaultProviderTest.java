@@ -53,6 +53,29 @@ class DefaultProviderTest {
         assertTrue(out.contains("checked=40 files"), out);
     }
 
+    /**
+     * 200 virtual threads in O_DIRECT FileChannel reads: the JDK's channel pins each carrier in the system call
+     * and the scheduler adds carriers; hpio's parks them, so the JVM keeps about the threads it started with.
+     */
+    @Test
+    void virtualThreadsReadingThroughHpiosFileChannelNeedNoExtraCarriers() throws Exception {
+        List<String> twoCarriers = List.of("-Djdk.virtualThreadScheduler.parallelism=2");
+        String jdk = run(twoCarriers, ManyVirtualReaders.class, dir.toString(), "jdk", "200", "50");
+        String hpio = run(twoCarriers, ManyVirtualReaders.class, dir.toString(), "hpio", "200", "50");
+        int jdkExtra = extraThreads(jdk);
+        int hpioExtra = extraThreads(hpio);
+        assertTrue(hpio.contains("channel=org.hpio.nio.HpioFileChannel"), hpio);
+        // Two carriers, plus what the JVM starts by itself meanwhile (JIT compiler threads, GC workers).
+        assertTrue(hpioExtra <= 16, "hpio's extra OS threads: " + hpioExtra + " (the JDK's: " + jdkExtra + ")");
+        assertTrue(hpioExtra < jdkExtra, "hpio " + hpioExtra + " against the JDK's " + jdkExtra);
+    }
+
+    private static int extraThreads(String out) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("extraThreads=(-?\\d+)").matcher(out);
+        assertTrue(m.find(), out);
+        return Integer.parseInt(m.group(1));
+    }
+
     @Test
     void withoutThePropertyTheJdksChannelsServe() throws Exception {
         String out = run(List.of());
