@@ -44,8 +44,14 @@ public final class ManyVirtualReaders {
             }
         });
         OpenOption direct = args[1].equals("hpio") ? HpioOpenOption.DIRECT : jdkDirect();
-        try (FileChannel ch = args[1].equals("hpio") ? HpioChannels.open(file, READ, direct)
-                : FileChannel.open(file, READ, direct)) {
+        FileChannel opened;
+        try {
+            opened = args[1].equals("hpio") ? HpioChannels.open(file, READ, direct) : FileChannel.open(file, READ, direct);
+        } catch (java.io.IOException e) {
+            System.out.println("direct=refused " + e);   // a file system without O_DIRECT (tmpfs)
+            return;
+        }
+        try (FileChannel ch = opened) {
             System.out.println("channel=" + ch.getClass().getName());
             ch.read(ByteBuffer.allocateDirect(2 * BLOCK).alignedSlice(BLOCK).limit(BLOCK), 0);   // engine started
             int before = osThreads();
