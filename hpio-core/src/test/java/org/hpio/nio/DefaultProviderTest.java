@@ -59,7 +59,9 @@ class DefaultProviderTest {
      */
     @Test
     void virtualThreadsReadingThroughHpiosFileChannelNeedNoExtraCarriers() throws Exception {
-        List<String> twoCarriers = List.of("-Djdk.virtualThreadScheduler.parallelism=2");
+        // Two carriers; the JVM's own compiler and GC threads all started up front, so only carriers come later.
+        List<String> twoCarriers = List.of("-Djdk.virtualThreadScheduler.parallelism=2",
+                "-XX:-UseDynamicNumberOfCompilerThreads", "-XX:-UseDynamicNumberOfGCThreads");
         String jdk = run(twoCarriers, ManyVirtualReaders.class, dir.toString(), "jdk", "200", "50");
         String hpio = run(twoCarriers, ManyVirtualReaders.class, dir.toString(), "hpio", "200", "50");
         org.junit.jupiter.api.Assumptions.assumeFalse(jdk.contains("direct=refused") || hpio.contains("direct=refused"),
