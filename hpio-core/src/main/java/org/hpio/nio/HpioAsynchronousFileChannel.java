@@ -126,6 +126,9 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         if (read && buffer.isReadOnly()) {
             throw new IllegalArgumentException("Read-only buffer");
         }
+        if (open && engine.isClosed()) {   // the JVM's shutdown hook closed the engine: the JDK's channel serves
+            return jdkTransfer(buffer, position, read, attachment, handler);
+        }
         if (!open || !buffer.hasRemaining()) {
             Throwable closed = open ? null : new ClosedChannelException();
             if (handler == null) {
@@ -135,6 +138,19 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             return null;
         }
         return submit(buffer, position, read, attachment, handler);
+    }
+
+    private <A> Future<Integer> jdkTransfer(ByteBuffer buffer, long position, boolean read, A attachment,
+                                            CompletionHandler<Integer, ? super A> handler) {
+        if (handler == null) {
+            return read ? jdk.read(buffer, position) : jdk.write(buffer, position);
+        }
+        if (read) {
+            jdk.read(buffer, position, attachment, handler);
+        } else {
+            jdk.write(buffer, position, attachment, handler);
+        }
+        return null;
     }
 
     private <A> PendingOperation<A> submit(ByteBuffer buffer, long position, boolean read, A attachment,
@@ -206,6 +222,10 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     @Override
     public void force(boolean metaData) throws IOException {
         ensureOpen();
+        if (engine.isClosed()) {
+            jdk.force(metaData);
+            return;
+        }
         IoRequest request;
         closeLock.readLock().lock();
         try {

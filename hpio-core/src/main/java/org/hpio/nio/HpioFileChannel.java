@@ -215,6 +215,9 @@ final class HpioFileChannel extends FileChannel {
         if (BufferTransfer.remaining(buffers) == 0) {
             return 0;
         }
+        if (engine.isClosed()) {
+            return jdkTransfer(buffers, read, at);
+        }
         boolean completed = false;
         long moved = 0;
         BufferTransfer transfer = null;
@@ -224,9 +227,23 @@ final class HpioFileChannel extends FileChannel {
                 return 0;   // end() throws AsynchronousCloseException or ClosedByInterruptException
             }
             transfer = BufferTransfer.prepare(engine, buffers, read);
-            IoRequest request = submitAndWait(transfer.operation(file, at));
+            IoRequest request = submitOrNullIfEngineClosed(transfer.operation(file, at));
+            if (request == null && isOpen() && engine.isClosed()) {   // refused: the engine closed meanwhile
+                transfer.release();
+                transfer = null;
+                moved = jdkTransfer(buffers, read, at);
+                completed = true;
+                return moved;
+            }
             if (request == null) {
                 return 0;
+            }
+            if (request.isCancelled() && engine.isClosed()) {   // the engine closed under it (JVM shutdown)
+                transfer.release();
+                transfer = null;
+                moved = jdkTransfer(buffers, read, at);
+                completed = true;
+                return moved;
             }
             moved = request.resultOrThrow();
             transfer.finish(moved);
@@ -237,6 +254,31 @@ final class HpioFileChannel extends FileChannel {
                 transfer.release();
             }
             end(completed);
+        }
+    }
+
+    /**
+     * The same transfer by the JDK's channel on the file: once the engine is closed (the JVM's shutdown hook
+     * closes it while other hooks may still write files), this channel goes on working as the JDK's does.
+     * Called with the position lock held for relative transfers (scatter and gather are always relative).
+     */
+    private long jdkTransfer(ByteBuffer[] buffers, boolean read, long at) throws IOException {
+        if (buffers.length == 1) {
+            return read ? jdk.read(buffers[0], at) : jdk.write(buffers[0], at);
+        }
+        jdk.position(at);
+        return read ? jdk.read(buffers) : jdk.write(buffers);
+    }
+
+    /** {@link #submitAndWait}, or null when the engine refused it because it is closed. */
+    private IoRequest submitOrNullIfEngineClosed(IoOperation operation) throws IOException {
+        try {
+            return submitAndWait(operation);
+        } catch (IOException e) {
+            if (engine.isClosed()) {
+                return null;
+            }
+            throw e;
         }
     }
 
@@ -339,6 +381,10 @@ final class HpioFileChannel extends FileChannel {
     @Override
     public void force(boolean metaData) throws IOException {
         ensureOpen();
+        if (engine.isClosed()) {
+            jdk.force(metaData);
+            return;
+        }
         boolean completed = false;
         try {
             begin();
@@ -346,7 +392,10 @@ final class HpioFileChannel extends FileChannel {
                 return;
             }
             IoRequest request = submitAndWait(IoOperation.fsync(file, metaData));
-            if (request != null) {
+            if (request != null && request.isCancelled() && engine.isClosed()) {
+                jdk.force(metaData);
+                completed = true;
+            } else if (request != null) {
                 request.resultOrThrow();
                 completed = true;
             }

@@ -248,6 +248,34 @@ class HpioChannelsTest {
         }
     }
 
+    /** The JVM's shutdown hook closes every engine while other hooks may still write files: channels go on. */
+    @Test
+    void channelsGoOnThroughTheJdksChannelOnceTheEngineIsClosed() throws Exception {
+        Path file = dir.resolve("f");
+        Files.write(file, FileChannelContract.bytes(0, 100));
+        try (Implementation.Running running = Implementation.HPIO_THREADS.start(EngineConfig.defaults());
+             FileChannel fc = running.opener().open(file, READ, WRITE);
+             AsynchronousFileChannel afc = running.opener().openAsync(file, Set.of(READ, WRITE), null)) {
+            running.engine().close();
+            assertTrue(running.engine().isClosed());
+            ByteBuffer dst = ByteBuffer.allocate(10);
+            assertEquals(10, fc.read(dst, 5));
+            assertArrayEquals(FileChannelContract.bytes(5, 10), dst.array());
+            assertEquals(3, fc.write(ByteBuffer.wrap(new byte[] {1, 2, 3})));
+            assertEquals(3, fc.position());
+            ByteBuffer[] scatter = {ByteBuffer.allocate(2), ByteBuffer.allocate(2)};
+            assertEquals(4, fc.read(scatter));
+            assertEquals(7, fc.position());
+            fc.force(true);
+            ByteBuffer adst = ByteBuffer.allocate(3);
+            assertEquals(3, afc.read(adst, 0).get(10, TimeUnit.SECONDS));
+            assertArrayEquals(new byte[] {1, 2, 3}, adst.array());
+            assertEquals(2, afc.write(ByteBuffer.wrap(new byte[] {9, 9}), 98).get(10, TimeUnit.SECONDS));
+            afc.force(false);
+            assertEquals(100, fc.size());
+        }
+    }
+
     @Test
     void handlersOfAChannelOpenedWithoutAnExecutorRunOnHpiosDefaultPool() throws Exception {
         Path file = dir.resolve("f");
