@@ -99,14 +99,18 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
         return HpioAsynchronousFileChannel.open(engine, delegate, unwrap(path), options, executor, attrs);
     }
 
-    /** The engine (started on the first call), or null when this thread is starting it right now. */
+    /**
+     * The engine (started on the first call), or null when this thread is starting it right now or it is
+     * closed (the JVM is shutting down): the caller then opens the JDK's channel.
+     */
     private IoEngine engineUnlessStarting() throws IOException {
         if (STARTING_ENGINE.get() != null) {
             return null;
         }
         STARTING_ENGINE.set(Boolean.TRUE);
         try {
-            return engines.engine();
+            IoEngine engine = engines.engine();
+            return engine.isClosed() ? null : engine;
         } finally {
             STARTING_ENGINE.remove();
         }

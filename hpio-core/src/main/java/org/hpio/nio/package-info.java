@@ -33,6 +33,10 @@
  * go to the JDK's channel; locks are reported as acquired by hpio's channel. Files that are not regular
  * (pipes, devices) get the JDK's channel alone.
  *
+ * <h2>At JVM exit</h2>
+ * hpio's shutdown hook closes the engine while other hooks may still use files: from then on new channels are
+ * the JDK's, and open hpio channels do their I/O through the JDK's channel on the same file.
+ *
  * <h2>Buffers</h2>
  * A direct buffer is the kernel's from initiation until its operation is done; heap buffers are copied to and
  * from staging memory, so the kernel never touches them. Positions move by the bytes moved, once the
