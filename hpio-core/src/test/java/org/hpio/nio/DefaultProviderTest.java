@@ -35,6 +35,8 @@ class DefaultProviderTest {
         assertTrue(out.contains("provider=org.hpio.nio.HpioFileSystemProvider"), out);
         assertTrue(out.contains("everyday=ok"), out);
         assertTrue(out.contains("roundtrip=ok"), out);
+        assertEquals("early late", java.nio.file.Files.readString(dir.resolve("at-exit.txt")),
+                "a shutdown hook wrote through hpio's channels after the engine closed");
     }
 
     @Test

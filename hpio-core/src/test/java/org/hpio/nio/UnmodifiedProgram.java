@@ -71,6 +71,27 @@ public final class UnmodifiedProgram {
         ok &= everydayFileSystemUseWorks(dir);
         System.out.println("provider=" + file.getFileSystem().provider().getClass().getName());
         System.out.println("roundtrip=" + (ok ? "ok" : "bad"));
+        writeAtExit(dir.resolve("at-exit.txt"));
+    }
+
+    /**
+     * A shutdown hook that writes a file after hpio's own hook has (most likely) closed the engine, through a
+     * channel opened before and one opened in the hook: both must still work.
+     */
+    private static void writeAtExit(Path target) throws java.io.IOException {
+        FileChannel early = FileChannel.open(target, CREATE, WRITE);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                Thread.sleep(300);
+                early.write(ByteBuffer.wrap("early ".getBytes()));
+                early.close();
+                try (FileChannel late = FileChannel.open(target, WRITE, java.nio.file.StandardOpenOption.APPEND)) {
+                    late.write(ByteBuffer.wrap("late".getBytes()));
+                }
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+        }));
     }
 
     /** What ordinary code does with files besides channels: all of it must work with the provider installed. */
