@@ -1,10 +1,12 @@
 /**
- * hpio-core: bulk typed-array I/O ({@code org.hpio.bulk}) and asynchronous bulk I/O ({@code org.hpio.async}).
+ * hpio-core: bulk typed-array I/O ({@code org.hpio.bulk}), asynchronous bulk I/O ({@code org.hpio.async}) and
+ * the JDK's file channels on hpio's engine ({@code org.hpio.nio}).
  * Engines and native memory stay internal.
  */
 module org.hpio.core {
     exports org.hpio.bulk;
     exports org.hpio.async;
+    exports org.hpio.nio;
     // The archive's allocator reserves lazily committed address space (VirtualMemory).
     exports org.hpio.internal.sys to org.hpio.archive;
 }

@@ -20,7 +20,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
  * Child main of {@link SeccompSuiteTest}, run by {@code SeccompChild} where io_uring is refused: checks that the
  * shared engine is the fallback and serves AsyncFile, then runs a representative part of the test suite with
  * the JUnit launcher (the AsyncFile contract, the injected-fault matrix, real kernel errors, engine and bulk
- * tests; their io_uring cases skip) and prints the summary: {@code succeeded=N failed=N skipped=N}.
+ * tests, the contracts of hpio's FileChannel and AsynchronousFileChannel; their io_uring cases skip) and prints the summary: {@code succeeded=N failed=N skipped=N}.
  */
 public final class SeccompSuite {
     static final String[] CLASSES = {
@@ -32,6 +32,8 @@ public final class SeccompSuite {
             "org.hpio.bulk.InterleavingTest",
             "org.hpio.bulk.ErrorHandlingTest",
             "org.hpio.bulk.SharedFileConcurrencyTest",
+            "org.hpio.nio.HpioThreadsFileChannelTest",
+            "org.hpio.nio.HpioThreadsAsynchronousFileChannelTest",
     };
 
     private SeccompSuite() {

@@ -251,6 +251,10 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         return live.size();
     }
 
+    public final boolean isClosed() {
+        return closing;
+    }
+
     public final EngineConfig config() {
         return config;
     }

@@ -62,6 +62,9 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
     /** Requests submitted and not yet completed. */
     int inFlight();
 
+    /** Whether {@link #close} began: the engine refuses new requests (the JVM's shutdown hook closes every engine). */
+    boolean isClosed();
+
     /** The bound on staging bytes that users of this engine hold for their requests in flight. */
     StagingBudget staging();
 

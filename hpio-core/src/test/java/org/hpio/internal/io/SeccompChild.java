@@ -96,10 +96,17 @@ public final class SeccompChild {
      * The caller owns the process: it reads its output and waits for it (or use {@link #run}).
      */
     public static Process start(Class<?> main, String... args) throws IOException {
+        return start(List.of(), main, args);
+    }
+
+    /** {@link #start(Class, String...)} with more options for the child JVM (system properties). */
+    public static Process start(List<String> jvmOptions, Class<?> main, String... args) throws IOException {
         String java = ProcessHandle.current().info().command()
                 .orElse(System.getProperty("java.home") + "/bin/java");
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-ea",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
                 "-cp", System.getProperty("java.class.path"), SeccompChild.class.getName(), main.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).start();
@@ -107,7 +114,13 @@ public final class SeccompChild {
 
     /** {@link #start}s the child and waits, at most 2 minutes, for it to end. */
     public static Result run(Class<?> main, String... args) throws IOException, InterruptedException {
-        Process process = start(main, args);
+        return run(List.of(), main, args);
+    }
+
+    /** {@link #run(Class, String...)} with more options for the child JVM (system properties). */
+    public static Result run(List<String> jvmOptions, Class<?> main, String... args)
+            throws IOException, InterruptedException {
+        Process process = start(jvmOptions, main, args);
         process.getOutputStream().close();
         CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()),
                 Thread::startVirtualThread);

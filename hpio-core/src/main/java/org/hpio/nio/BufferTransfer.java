@@ -1,0 +1,148 @@
+package org.hpio.nio;
+
+import org.hpio.internal.io.IoEngine;
+import org.hpio.internal.io.IoOperation;
+import org.hpio.internal.mem.StagingBuffer;
+import org.hpio.internal.sys.NativeFile;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One engine read or write between a file and the remaining bytes of one or more ByteBuffers (a scatter or
+ * gather is one operation over all of them).
+ *
+ * <p>Who owns which memory:
+ * <ul>
+ *   <li>A single direct buffer is given to the kernel in place: from {@link #prepare} until the operation is
+ *       done it is the request's, and the channel hands it back (finishes or releases the transfer) only once
+ *       the request completed, failed or was cancelled and completed.</li>
+ *   <li>Heap buffers (and any scatter/gather) are staged: a write copies the bytes into off-heap staging
+ *       memory at initiation, a read copies them from staging into the buffers in {@link #finish}, after the
+ *       kernel is done. The kernel never sees a heap buffer, so nothing can write into it after completion.
+ *       Staging bytes count against the engine's {@link org.hpio.internal.io.StagingBudget}: at the bound the
+ *       initiating thread waits (003's OutOfMemoryError cannot happen).</li>
+ * </ul>
+ * Buffer positions move only in {@link #finish}, by the bytes the operation moved; a failed or cancelled
+ * transfer leaves them where they were.
+ */
+final class BufferTransfer {
+    /** One kernel read or write moves at most this much (Linux moves at most about 2 GiB per call). */
+    static final long MAX_BYTES = 1L << 30;
+
+    private final ByteBuffer[] buffers;
+    private final boolean read;
+    private final long bytes;
+    private final IoEngine engine;
+    private final StagingBuffer staging;
+    private final long stagingBytes;
+    private final MemorySegment segment;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private BufferTransfer(ByteBuffer[] buffers, boolean read, long bytes, IoEngine engine, StagingBuffer staging,
+                           long stagingBytes, MemorySegment segment) {
+        this.buffers = buffers;
+        this.read = read;
+        this.bytes = bytes;
+        this.engine = engine;
+        this.staging = staging;
+        this.stagingBytes = stagingBytes;
+        this.segment = segment;
+    }
+
+    /** The bytes remaining in {@code buffers} (what a transfer over them asks for, before the cap). */
+    static long remaining(ByteBuffer[] buffers) {
+        long total = 0;
+        for (ByteBuffer b : buffers) {
+            total += b.remaining();
+        }
+        return total;
+    }
+
+    /**
+     * Prepares a transfer of up to {@link #MAX_BYTES} of the bytes remaining in {@code buffers} (at least one
+     * byte remains): the in-place view of a single direct buffer, or staging memory (waiting for the staging
+     * budget; filled now for a write).
+     */
+    static BufferTransfer prepare(IoEngine engine, ByteBuffer[] buffers, boolean read) throws IOException {
+        long bytes = Math.min(remaining(buffers), MAX_BYTES);
+        if (buffers.length == 1 && buffers[0].isDirect()) {
+            MemorySegment view = MemorySegment.ofBuffer(buffers[0]).asSlice(0, bytes);
+            return new BufferTransfer(buffers, read, bytes, engine, null, 0, view);
+        }
+        long capacity = StagingBuffer.capacityFor(bytes);
+        try {
+            engine.staging().acquire(capacity);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for " + capacity + " bytes of staging memory");
+        }
+        StagingBuffer staging;
+        try {
+            staging = StagingBuffer.acquire(bytes);
+        } catch (RuntimeException | Error e) {
+            engine.staging().release(capacity);
+            throw e;
+        }
+        BufferTransfer t = new BufferTransfer(buffers, read, bytes, engine, staging, capacity, staging.segment());
+        if (!read) {
+            t.copyIn();
+        }
+        return t;
+    }
+
+    private void copyIn() {
+        long offset = 0;
+        for (ByteBuffer b : buffers) {
+            long n = Math.min(b.remaining(), bytes - offset);
+            if (n > 0) {
+                MemorySegment.copy(MemorySegment.ofBuffer(b), 0, segment, offset, n);
+                offset += n;
+            }
+        }
+    }
+
+    /** The engine operation of this transfer at {@code position}. */
+    IoOperation operation(NativeFile file, long position) {
+        return read ? IoOperation.read(file, segment, position) : IoOperation.write(file, segment, position);
+    }
+
+    long bytes() {
+        return bytes;
+    }
+
+    /**
+     * After the operation completed having moved {@code moved} bytes: a staged read copies them into the
+     * buffers; every buffer's position advances by its share; the staging memory goes back. Only once the
+     * kernel is done with the memory.
+     */
+    void finish(long moved) {
+        try {
+            long offset = 0;
+            for (ByteBuffer b : buffers) {
+                int n = (int) Math.min(b.remaining(), moved - offset);
+                if (n <= 0) {
+                    break;
+                }
+                if (read && staging != null) {
+                    MemorySegment.copy(segment, offset, MemorySegment.ofBuffer(b), 0, n);
+                }
+                b.position(b.position() + n);
+                offset += n;
+            }
+        } finally {
+            release();
+        }
+    }
+
+    /** Gives the staging memory and its budget back (idempotent); buffer positions stay. */
+    void release() {
+        if (staging != null && released.compareAndSet(false, true)) {
+            staging.release();
+            engine.staging().release(stagingBytes);
+        }
+    }
+}

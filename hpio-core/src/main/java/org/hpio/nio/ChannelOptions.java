@@ -1,0 +1,57 @@
+package org.hpio.nio;
+
+import org.hpio.internal.sys.Syscalls;
+
+import java.nio.file.OpenOption;
+import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The open options of one hpio channel, split in two: what the JDK's own channel on the same file is opened
+ * with ({@link #forJdk}: it validates the combination, creates or truncates the file and throws the JDK's
+ * exceptions, exactly), and the open(2) flags of hpio's descriptor for the engine ({@link #nativeFlags}).
+ */
+record ChannelOptions(boolean readable, boolean writable, boolean append, boolean direct, boolean dsync,
+                      boolean sync, boolean deleteOnClose, Set<OpenOption> forJdk) {
+
+    static ChannelOptions of(Set<? extends OpenOption> options) {
+        Set<OpenOption> jdk = new HashSet<>();
+        boolean direct = false;
+        for (OpenOption option : options) {
+            Objects.requireNonNull(option);
+            if (option == HpioOpenOption.DIRECT || isJdkDirect(option)) {
+                direct = true;
+            } else if (option != StandardOpenOption.DELETE_ON_CLOSE) {
+                jdk.add(option);
+            }
+        }
+        boolean append = options.contains(StandardOpenOption.APPEND);
+        boolean write = options.contains(StandardOpenOption.WRITE) || append;
+        boolean read = options.contains(StandardOpenOption.READ) || !write;
+        return new ChannelOptions(read, write, append, direct, options.contains(StandardOpenOption.DSYNC),
+                options.contains(StandardOpenOption.SYNC), options.contains(StandardOpenOption.DELETE_ON_CLOSE),
+                Set.copyOf(jdk));
+    }
+
+    /** {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}, recognised without a dependency on jdk.unsupported. */
+    private static boolean isJdkDirect(OpenOption option) {
+        return option instanceof Enum<?> e && e.name().equals("DIRECT")
+                && e.getDeclaringClass().getName().equals("com.sun.nio.file.ExtendedOpenOption");
+    }
+
+    /** The flags of hpio's own descriptor: access mode, O_DIRECT, O_DSYNC, O_SYNC (the JDK's open created it). */
+    int nativeFlags() {
+        int flags = readable && writable ? Syscalls.O_RDWR : writable ? Syscalls.O_WRONLY : Syscalls.O_RDONLY;
+        if (direct) {
+            flags |= Syscalls.O_DIRECT;
+        }
+        if (sync) {
+            flags |= Syscalls.O_SYNC;
+        } else if (dsync) {
+            flags |= Syscalls.O_DSYNC;
+        }
+        return flags | Syscalls.O_CLOEXEC;
+    }
+}

@@ -1,0 +1,365 @@
+package org.hpio.nio;
+
+import org.hpio.internal.io.IoEngine;
+import org.hpio.internal.io.IoOperation;
+import org.hpio.internal.io.IoRequest;
+import org.hpio.internal.io.IoRequests;
+import org.hpio.internal.sys.NativeFile;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.CompletionHandler;
+import java.nio.channels.FileLock;
+import java.nio.channels.NonReadableChannelException;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.file.Path;
+import java.nio.file.spi.FileSystemProvider;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * An {@link AsynchronousFileChannel} whose reads, writes and forces are hpio engine requests (io_uring, or the
+ * portable engine): no thread blocks per request (003, finding 1).
+ *
+ * <p>Handlers run on the executor given to open, else on {@link DefaultHandlerPool}; never on the thread that
+ * retires the completion. Size, truncate and locks go to the JDK's own asynchronous channel on the same file
+ * (opened with the same options and executor), which also gives open the JDK's validation and exceptions.
+ *
+ * <p>Bounds: the engine admits a bounded number of requests in flight and of staging bytes (heap buffers
+ * are copied off-heap for the kernel). At a bound, the thread calling {@code read} or {@code write} waits
+ * (parks) until earlier requests complete: memory stays bounded however far writes outrun the disk (003,
+ * finding 2), and the caller feels the disk's pace, as with a blocking channel.
+ *
+ * <p>Close: refuses new operations, cancels those in flight and waits until the kernel is done with every
+ * buffer; an operation the close stopped fails with {@link java.nio.channels.AsynchronousCloseException} and
+ * leaves its buffer's position, one that finished first reports its result (as the JDK's channel does).
+ */
+final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
+    private final IoEngine engine;
+    private final NativeFile file;
+    private final AsynchronousFileChannel jdk;
+    private final ExecutorService executor;
+    private final ChannelOptions options;
+    private final Set<PendingOperation<?>> inFlight = ConcurrentHashMap.newKeySet();
+    /** Submissions hold the read lock; close takes the write lock to stop them. */
+    private final ReentrantReadWriteLock closeLock = new ReentrantReadWriteLock();
+    private volatile boolean open = true;
+
+    private HpioAsynchronousFileChannel(IoEngine engine, NativeFile file, AsynchronousFileChannel jdk,
+                                        ExecutorService executor, ChannelOptions options) {
+        this.engine = engine;
+        this.file = file;
+        this.jdk = jdk;
+        this.executor = executor;
+        this.options = options;
+    }
+
+    /**
+     * Opens {@code path} (a path of {@code jdkProvider}): the JDK's channel first (validation, creation,
+     * truncation, exceptions), then hpio's descriptor on the same file. A file that is not regular gets the
+     * JDK's channel alone.
+     */
+    static AsynchronousFileChannel open(IoEngine engine, FileSystemProvider jdkProvider, Path path,
+                                        Set<? extends java.nio.file.OpenOption> openOptions, ExecutorService executor,
+                                        java.nio.file.attribute.FileAttribute<?>... attrs) throws IOException {
+        ChannelOptions options = ChannelOptions.of(openOptions);
+        AsynchronousFileChannel jdk = jdkProvider.newAsynchronousFileChannel(path, options.forJdk(), executor, attrs);
+        try {
+            if (!NativeFiles.isRegularFile(jdkProvider, path)) {
+                return jdk;
+            }
+            NativeFile file = NativeFiles.open(jdkProvider, path, options);
+            return new HpioAsynchronousFileChannel(engine, file, jdk, executor, options);
+        } catch (IOException | RuntimeException | Error e) {
+            jdk.close();
+            throw e;
+        }
+    }
+
+    // ---- read and write ----
+
+    @Override
+    public Future<Integer> read(ByteBuffer dst, long position) {
+        return start(dst, position, true, null, null);
+    }
+
+    @Override
+    public <A> void read(ByteBuffer dst, long position, A attachment, CompletionHandler<Integer, ? super A> handler) {
+        Objects.requireNonNull(handler, "'handler' is null");
+        start(dst, position, true, attachment, handler);
+    }
+
+    @Override
+    public Future<Integer> write(ByteBuffer src, long position) {
+        return start(src, position, false, null, null);
+    }
+
+    @Override
+    public <A> void write(ByteBuffer src, long position, A attachment, CompletionHandler<Integer, ? super A> handler) {
+        Objects.requireNonNull(handler, "'handler' is null");
+        start(src, position, false, attachment, handler);
+    }
+
+    /** The JDK's checks, in the JDK's order, then one engine request; failures go to the future or handler. */
+    private <A> Future<Integer> start(ByteBuffer buffer, long position, boolean read, A attachment,
+                                      CompletionHandler<Integer, ? super A> handler) {
+        if (position < 0) {
+            throw new IllegalArgumentException("Negative position");
+        }
+        if (read && !options.readable()) {
+            throw new NonReadableChannelException();
+        }
+        if (!read && !options.writable()) {
+            throw new NonWritableChannelException();
+        }
+        if (read && buffer.isReadOnly()) {
+            throw new IllegalArgumentException("Read-only buffer");
+        }
+        if (open && engine.isClosed()) {   // the JVM's shutdown hook closed the engine: the JDK's channel serves
+            return jdkTransfer(buffer, position, read, attachment, handler);
+        }
+        if (!open || !buffer.hasRemaining()) {
+            Throwable closed = open ? null : new ClosedChannelException();
+            if (handler == null) {
+                return PendingOperation.done(0, closed);
+            }
+            PendingOperation.dispatch(handlerExecutor(), handler, attachment, 0, closed);
+            return null;
+        }
+        return submit(buffer, position, read, attachment, handler);
+    }
+
+    private <A> Future<Integer> jdkTransfer(ByteBuffer buffer, long position, boolean read, A attachment,
+                                            CompletionHandler<Integer, ? super A> handler) {
+        if (handler == null) {
+            return read ? jdk.read(buffer, position) : jdk.write(buffer, position);
+        }
+        if (read) {
+            jdk.read(buffer, position, attachment, handler);
+        } else {
+            jdk.write(buffer, position, attachment, handler);
+        }
+        return null;
+    }
+
+    private <A> PendingOperation<A> submit(ByteBuffer buffer, long position, boolean read, A attachment,
+                                           CompletionHandler<Integer, ? super A> handler) {
+        BufferTransfer transfer;
+        try {
+            transfer = BufferTransfer.prepare(engine, new ByteBuffer[] {buffer}, read);
+        } catch (IOException | RuntimeException e) {
+            PendingOperation<A> failed = new PendingOperation<>(this, null, read, attachment, handler);
+            failed.failBeforeSubmission(e);
+            return failed;
+        }
+        PendingOperation<A> op = new PendingOperation<>(this, transfer, read, attachment, handler);
+        Throwable refused = null;
+        closeLock.readLock().lock();
+        try {
+            if (!open) {
+                refused = new ClosedChannelException();
+            } else {
+                IoOperation operation = transfer.operation(file, position);
+                // A buffered read all in the page cache is done at once, without waiting for the device.
+                op.submitted(read && !options.direct() ? engine.readNowOrSubmit(operation) : engine.submit(operation));
+                inFlight.add(op);
+            }
+        } catch (IOException | RuntimeException e) {
+            refused = e;
+        } finally {
+            closeLock.readLock().unlock();
+        }
+        if (refused != null) {
+            transfer.release();
+            op.failBeforeSubmission(refused);
+        } else {
+            op.listen();
+        }
+        return op;
+    }
+
+    /** Called by an operation as it settles. */
+    void retired(PendingOperation<?> op) {
+        inFlight.remove(op);
+    }
+
+    void cancel(IoRequest request) {
+        engine.cancel(request);
+    }
+
+    /** The executor handlers run on: the one given to open, else the default pool. */
+    ExecutorService handlerExecutor() {
+        return executor != null ? executor : DefaultHandlerPool.get();
+    }
+
+    // ---- size, truncate, force, locks ----
+
+    @Override
+    public long size() throws IOException {
+        ensureOpen();
+        return jdk.size();
+    }
+
+    @Override
+    public AsynchronousFileChannel truncate(long size) throws IOException {
+        ensureOpen();
+        jdk.truncate(size);
+        return this;
+    }
+
+    /** An fsync (metaData) or fdatasync request; the calling thread waits (a virtual thread parks). */
+    @Override
+    public void force(boolean metaData) throws IOException {
+        ensureOpen();
+        if (engine.isClosed()) {
+            jdk.force(metaData);
+            return;
+        }
+        IoRequest request;
+        closeLock.readLock().lock();
+        try {
+            ensureOpen();
+            request = engine.submit(IoOperation.fsync(file, metaData));
+        } finally {
+            closeLock.readLock().unlock();
+        }
+        IoRequests.awaitAllUninterruptibly(List.of(request));
+        request.resultOrThrow();
+    }
+
+    @Override
+    public <A> void lock(long position, long size, boolean shared, A attachment,
+                         CompletionHandler<FileLock, ? super A> handler) {
+        Objects.requireNonNull(handler, "'handler' is null");
+        jdk.lock(position, size, shared, attachment, new CompletionHandler<FileLock, A>() {
+            @Override
+            public void completed(FileLock lock, A a) {
+                handler.completed(new HpioFileLock(HpioAsynchronousFileChannel.this, lock), a);
+            }
+
+            @Override
+            public void failed(Throwable exc, A a) {
+                handler.failed(exc, a);
+            }
+        });
+    }
+
+    @Override
+    public Future<FileLock> lock(long position, long size, boolean shared) {
+        Future<FileLock> jdkLock = jdk.lock(position, size, shared);
+        return new LockFuture(jdkLock);
+    }
+
+    @Override
+    public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+        FileLock lock = jdk.tryLock(position, size, shared);
+        return lock == null ? null : new HpioFileLock(this, lock);
+    }
+
+    /** The JDK's lock future, its lock reported as this channel's. */
+    private final class LockFuture implements Future<FileLock> {
+        private final Future<FileLock> jdkLock;
+
+        LockFuture(Future<FileLock> jdkLock) {
+            this.jdkLock = jdkLock;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            return jdkLock.cancel(mayInterruptIfRunning);
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return jdkLock.isCancelled();
+        }
+
+        @Override
+        public boolean isDone() {
+            return jdkLock.isDone();
+        }
+
+        @Override
+        public FileLock get() throws InterruptedException, ExecutionException {
+            return new HpioFileLock(HpioAsynchronousFileChannel.this, jdkLock.get());
+        }
+
+        @Override
+        public FileLock get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+            return new HpioFileLock(HpioAsynchronousFileChannel.this, jdkLock.get(timeout, unit));
+        }
+    }
+
+    // ---- open and close ----
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!open) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    /**
+     * Refuses new operations, cancels those in flight and waits until each is done (its buffer is the caller's
+     * again; its future or handler gets AsynchronousCloseException unless it finished first), then closes both
+     * descriptors.
+     */
+    @Override
+    public void close() throws IOException {
+        closeLock.writeLock().lock();
+        try {
+            if (!open) {
+                return;
+            }
+            open = false;
+        } finally {
+            closeLock.writeLock().unlock();
+        }
+        List<IoRequest> pending = new ArrayList<>();
+        for (PendingOperation<?> op : List.copyOf(inFlight)) {
+            engine.cancel(op.request());
+            pending.add(op.request());
+        }
+        if (!pending.isEmpty()) {
+            IoRequests.awaitAllUninterruptibly(pending);
+        }
+        try {
+            jdk.close();
+        } finally {
+            file.close();
+        }
+    }
+
+    void closeQuietly() {
+        try {
+            close();
+        } catch (IOException e) {
+            System.getLogger(getClass().getName()).log(System.Logger.Level.WARNING, "closing " + file.path() + ": " + e);
+        }
+    }
+
+    /** The engine serving this channel ("uring" or "threads"). */
+    String engineName() {
+        return engine.name();
+    }
+
+    @Override
+    public String toString() {
+        return "HpioAsynchronousFileChannel[" + file.path() + ", " + engine.name() + "]";
+    }
+}

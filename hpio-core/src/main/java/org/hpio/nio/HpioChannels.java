@@ -1,0 +1,75 @@
+package org.hpio.nio;
+
+import java.io.IOException;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystems;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.spi.FileSystemProvider;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * hpio's {@link FileChannel} and {@link AsynchronousFileChannel} for code that asks for them by name, without
+ * installing {@link HpioFileSystemProvider} for the whole JVM. The same signatures as
+ * {@code FileChannel.open} and {@code AsynchronousFileChannel.open}; paths of the default file system only.
+ */
+public final class HpioChannels {
+    private HpioChannels() {
+    }
+
+    /** The provider over the platform's own, made on first use (never at class load: see the provider). */
+    private static final class Holder {
+        static final HpioFileSystemProvider PROVIDER = new HpioFileSystemProvider(platformProvider());
+
+        private static FileSystemProvider platformProvider() {
+            FileSystemProvider provider = FileSystems.getDefault().provider();
+            return provider instanceof HpioFileSystemProvider hpio ? hpio.delegate() : provider;
+        }
+    }
+
+    public static FileChannel open(Path path, OpenOption... options) throws IOException {
+        return open(path, Set.of(options));
+    }
+
+    public static FileChannel open(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
+            throws IOException {
+        return Holder.PROVIDER.newFileChannel(local(path), options, attrs);
+    }
+
+    public static AsynchronousFileChannel openAsynchronous(Path path, OpenOption... options) throws IOException {
+        return openAsynchronous(path, Set.of(options), null);
+    }
+
+    /** Handlers run on {@code executor}, or on hpio's default pool when it is null. */
+    public static AsynchronousFileChannel openAsynchronous(Path path, Set<? extends OpenOption> options,
+                                                           ExecutorService executor, FileAttribute<?>... attrs)
+            throws IOException {
+        return Holder.PROVIDER.newAsynchronousFileChannel(local(path), options, executor, attrs);
+    }
+
+    /** Whether {@code channel} is served by hpio's engine (false for the JDK's, and for files that are not regular). */
+    public static boolean isHpio(Object channel) {
+        return channel instanceof HpioFileChannel || channel instanceof HpioAsynchronousFileChannel;
+    }
+
+    /** The engine behind an hpio channel ("uring" or "threads"), or null for any other channel. */
+    public static String engineOf(Object channel) {
+        return switch (channel) {
+            case HpioFileChannel c -> c.engineName();
+            case HpioAsynchronousFileChannel c -> c.engineName();
+            default -> null;
+        };
+    }
+
+    private static Path local(Path path) {
+        String scheme = path.getFileSystem().provider().getScheme();
+        if (!scheme.equals("file")) {
+            throw new UnsupportedOperationException("hpio's channels serve files of the default file system, not "
+                    + scheme + ": " + path);
+        }
+        return path;
+    }
+}

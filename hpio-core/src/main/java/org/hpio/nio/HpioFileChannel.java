@@ -1,0 +1,506 @@
+package org.hpio.nio;
+
+import org.hpio.internal.io.IoEngine;
+import org.hpio.internal.io.IoOperation;
+import org.hpio.internal.io.IoRequest;
+import org.hpio.internal.io.IoRequests;
+import org.hpio.internal.sys.Errno;
+import org.hpio.internal.sys.NativeFile;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.NonReadableChannelException;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.spi.FileSystemProvider;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A {@link FileChannel} whose reads, writes and forces are hpio engine requests. The calling thread waits for
+ * its request: a virtual thread parks and frees its carrier (the JDK's channel pins it in the system call, so
+ * the scheduler adds carriers); a platform thread on io_uring reaps its own completion.
+ *
+ * <p>{@code size}, {@code truncate}, {@code map}, {@code transferTo}/{@code transferFrom}, locks, and every
+ * write of an APPEND channel (the kernel's O_APPEND is what makes appends atomic) go to the JDK's own channel
+ * on the same file. The file position is this channel's own (the JDK channel's is never used).
+ *
+ * <p>Buffers: see {@link BufferTransfer}. A thread returns from a read or write only once the kernel is done
+ * with its buffer, even when the channel is closed under it or the thread is interrupted (the channel then
+ * closes, as the JDK's does, and the call throws {@link java.nio.channels.ClosedByInterruptException}).
+ */
+final class HpioFileChannel extends FileChannel {
+    private final IoEngine engine;
+    private final NativeFile file;
+    private final FileChannel jdk;
+    private final ChannelOptions options;
+    private final ReentrantLock positionLock = new ReentrantLock();
+    private final Set<IoRequest> inFlight = ConcurrentHashMap.newKeySet();
+    private long position;
+
+    private HpioFileChannel(IoEngine engine, NativeFile file, FileChannel jdk, ChannelOptions options) {
+        this.engine = engine;
+        this.file = file;
+        this.jdk = jdk;
+        this.options = options;
+    }
+
+    /**
+     * Opens {@code path} (a path of {@code jdkProvider}): the JDK's channel first (validation, creation,
+     * truncation, exceptions), then hpio's descriptor on the same file. A file that is not regular (a pipe, a
+     * device) gets the JDK's channel alone.
+     */
+    static FileChannel open(IoEngine engine, FileSystemProvider jdkProvider, Path path,
+                            Set<? extends OpenOption> openOptions, FileAttribute<?>... attrs) throws IOException {
+        ChannelOptions options = ChannelOptions.of(openOptions);
+        FileChannel jdk = jdkProvider.newFileChannel(path, options.forJdk(), attrs);
+        try {
+            if (!NativeFiles.isRegularFile(jdkProvider, path)) {
+                return jdk;
+            }
+            NativeFile file = NativeFiles.open(jdkProvider, path, options);
+            return new HpioFileChannel(engine, file, jdk, options);
+        } catch (IOException | RuntimeException | Error e) {
+            jdk.close();
+            throw e;
+        }
+    }
+
+    // ---- reads ----
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        Objects.requireNonNull(dst);
+        ensureOpen();
+        requireReadable();
+        requireWritableBuffer(dst);
+        positionLock.lock();
+        try {
+            int n = (int) transfer(new ByteBuffer[] {dst}, true, position);
+            if (n > 0) {
+                position += n;
+            }
+            return n;
+        } finally {
+            positionLock.unlock();
+        }
+    }
+
+    @Override
+    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, dsts.length);
+        ensureOpen();
+        requireReadable();
+        ByteBuffer[] slice = slice(dsts, offset, length);
+        for (ByteBuffer b : slice) {
+            requireWritableBuffer(b);
+        }
+        positionLock.lock();
+        try {
+            long n = transfer(slice, true, position);
+            if (n > 0) {
+                position += n;
+            }
+            return n;
+        } finally {
+            positionLock.unlock();
+        }
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+        if (dst == null) {
+            throw new NullPointerException();
+        }
+        if (position < 0) {
+            throw new IllegalArgumentException("Negative position");
+        }
+        ensureOpen();
+        requireReadable();
+        requireWritableBuffer(dst);
+        return (int) transfer(new ByteBuffer[] {dst}, true, position);
+    }
+
+    // ---- writes ----
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        Objects.requireNonNull(src);
+        ensureOpen();
+        requireWritable();
+        if (options.append()) {
+            return (int) appendWith(() -> jdk.write(src));
+        }
+        positionLock.lock();
+        try {
+            int n = (int) transfer(new ByteBuffer[] {src}, false, position);
+            position += n;
+            return n;
+        } finally {
+            positionLock.unlock();
+        }
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, srcs.length);
+        ensureOpen();
+        requireWritable();
+        if (options.append()) {
+            return appendWith(() -> jdk.write(srcs, offset, length));
+        }
+        positionLock.lock();
+        try {
+            long n = transfer(slice(srcs, offset, length), false, position);
+            position += n;
+            return n;
+        } finally {
+            positionLock.unlock();
+        }
+    }
+
+    @Override
+    public int write(ByteBuffer src, long position) throws IOException {
+        if (src == null) {
+            throw new NullPointerException();
+        }
+        if (position < 0) {
+            throw new IllegalArgumentException("Negative position");
+        }
+        ensureOpen();
+        requireWritable();
+        if (options.append()) {
+            return jdk.write(src, position);
+        }
+        return (int) transfer(new ByteBuffer[] {src}, false, position);
+    }
+
+    private interface JdkWrite {
+        long write() throws IOException;
+    }
+
+    /** An APPEND channel's write, by the JDK's channel (O_APPEND); this channel's position follows the end. */
+    private long appendWith(JdkWrite write) throws IOException {
+        positionLock.lock();
+        try {
+            long n = write.write();
+            position = jdk.position();
+            return n;
+        } finally {
+            positionLock.unlock();
+        }
+    }
+
+    // ---- the engine path ----
+
+    /**
+     * One engine request between the file at {@code at} and the remaining bytes of {@code buffers}: bytes
+     * moved, or -1 for a read at the end of the file. Waits until the kernel is done with the memory, however
+     * often the thread is interrupted; closing the channel (or interrupting the thread) cancels the request.
+     */
+    private long transfer(ByteBuffer[] buffers, boolean read, long at) throws IOException {
+        if (BufferTransfer.remaining(buffers) == 0) {
+            return 0;
+        }
+        if (engine.isClosed()) {
+            return jdkTransfer(buffers, read, at);
+        }
+        boolean completed = false;
+        long moved = 0;
+        BufferTransfer transfer = null;
+        try {
+            begin();
+            if (!isOpen()) {
+                return 0;   // end() throws AsynchronousCloseException or ClosedByInterruptException
+            }
+            transfer = BufferTransfer.prepare(engine, buffers, read);
+            IoRequest request = submitOrNullIfEngineClosed(transfer.operation(file, at));
+            if (request == null && isOpen() && engine.isClosed()) {   // refused: the engine closed meanwhile
+                transfer.release();
+                transfer = null;
+                moved = jdkTransfer(buffers, read, at);
+                completed = true;
+                return moved;
+            }
+            if (request == null) {
+                return 0;
+            }
+            if (request.isCancelled() && engine.isClosed()) {   // the engine closed under it (JVM shutdown)
+                transfer.release();
+                transfer = null;
+                moved = jdkTransfer(buffers, read, at);
+                completed = true;
+                return moved;
+            }
+            moved = request.resultOrThrow();
+            transfer.finish(moved);
+            completed = true;
+            return read && moved == 0 ? -1 : moved;
+        } finally {
+            if (transfer != null) {
+                transfer.release();
+            }
+            end(completed);
+        }
+    }
+
+    /**
+     * The same transfer by the JDK's channel on the file: once the engine is closed (the JVM's shutdown hook
+     * closes it while other hooks may still write files), this channel goes on working as the JDK's does.
+     * Called with the position lock held for relative transfers (scatter and gather are always relative).
+     */
+    private long jdkTransfer(ByteBuffer[] buffers, boolean read, long at) throws IOException {
+        if (buffers.length == 1) {
+            return read ? jdk.read(buffers[0], at) : jdk.write(buffers[0], at);
+        }
+        jdk.position(at);
+        return read ? jdk.read(buffers) : jdk.write(buffers);
+    }
+
+    /** {@link #submitAndWait}, or null when the engine refused it because it is closed. */
+    private IoRequest submitOrNullIfEngineClosed(IoOperation operation) throws IOException {
+        try {
+            return submitAndWait(operation);
+        } catch (IOException e) {
+            if (engine.isClosed()) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Submits {@code operation} and waits for it uninterruptibly (the interrupt status stays); null when the
+     * channel was closed meanwhile and the request was cancelled (or completed without effect to report).
+     */
+    private IoRequest submitAndWait(IoOperation operation) throws IOException {
+        IoRequest request = hand(operation);
+        inFlight.add(request);
+        try {
+            if (!isOpen()) {   // closed between begin() and the submission: implCloseChannel may have missed it
+                engine.cancel(request);
+            }
+            IoRequests.awaitAllUninterruptibly(List.of(request));
+        } finally {
+            inFlight.remove(request);
+        }
+        if (!isOpen() || request.errno() == Errno.ECANCELED) {
+            return null;
+        }
+        return request;
+    }
+
+    /**
+     * Gives {@code operation} to the engine by the cheapest way that keeps a virtual thread unpinned: a
+     * buffered read is first tried at once without waiting for the device (preadv2 RWF_NOWAIT: all of it in
+     * the page cache, else submitted); a plain buffered write by a platform thread, which would wait for the
+     * completion anyway, is one pwrite on this thread; everything else is submitted.
+     */
+    private IoRequest hand(IoOperation operation) throws IOException {
+        boolean buffered = !options.direct();
+        if (operation.kind() == IoOperation.Kind.READ && buffered) {
+            return engine.readNowOrSubmit(operation);
+        }
+        if (operation.kind() == IoOperation.Kind.WRITE && buffered && !options.dsync() && !options.sync()
+                && !Thread.currentThread().isVirtual()) {
+            return engine.perform(operation);
+        }
+        return engine.submit(operation);
+    }
+
+    // ---- position, size, truncate, force ----
+
+    @Override
+    public long position() throws IOException {
+        ensureOpen();
+        if (options.append()) {
+            return jdk.size();
+        }
+        positionLock.lock();
+        try {
+            return position;
+        } finally {
+            positionLock.unlock();
+        }
+    }
+
+    @Override
+    public FileChannel position(long newPosition) throws IOException {
+        ensureOpen();
+        if (newPosition < 0) {
+            throw new IllegalArgumentException();
+        }
+        positionLock.lock();
+        try {
+            position = newPosition;
+            return this;
+        } finally {
+            positionLock.unlock();
+        }
+    }
+
+    @Override
+    public long size() throws IOException {
+        ensureOpen();
+        return jdk.size();
+    }
+
+    @Override
+    public FileChannel truncate(long size) throws IOException {
+        ensureOpen();
+        if (size < 0) {
+            throw new IllegalArgumentException("Negative size");
+        }
+        requireWritable();
+        positionLock.lock();
+        try {
+            jdk.truncate(size);
+            if (position > size) {
+                position = size;
+            }
+            return this;
+        } finally {
+            positionLock.unlock();
+        }
+    }
+
+    /** An fsync (metaData) or fdatasync request; a virtual thread parks while it runs. */
+    @Override
+    public void force(boolean metaData) throws IOException {
+        ensureOpen();
+        if (engine.isClosed()) {
+            jdk.force(metaData);
+            return;
+        }
+        boolean completed = false;
+        try {
+            begin();
+            if (!isOpen()) {
+                return;
+            }
+            IoRequest request = submitAndWait(IoOperation.fsync(file, metaData));
+            if (request != null && request.isCancelled() && engine.isClosed()) {
+                jdk.force(metaData);
+                completed = true;
+            } else if (request != null) {
+                request.resultOrThrow();
+                completed = true;
+            }
+        } finally {
+            end(completed);
+        }
+    }
+
+    // ---- delegated to the JDK's channel on the same file ----
+
+    @Override
+    public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+        ensureOpen();
+        return jdk.transferTo(position, count, target);
+    }
+
+    @Override
+    public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
+        ensureOpen();
+        return jdk.transferFrom(src, position, count);
+    }
+
+    @Override
+    public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+        ensureOpen();
+        return jdk.map(mode, position, size);
+    }
+
+    @Override
+    public MemorySegment map(MapMode mode, long offset, long size, Arena arena) throws IOException {
+        ensureOpen();
+        return jdk.map(mode, offset, size, arena);
+    }
+
+    @Override
+    public FileLock lock(long position, long size, boolean shared) throws IOException {
+        ensureOpen();
+        return new HpioFileLock(this, jdk.lock(position, size, shared));
+    }
+
+    @Override
+    public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+        ensureOpen();
+        FileLock lock = jdk.tryLock(position, size, shared);
+        return lock == null ? null : new HpioFileLock(this, lock);
+    }
+
+    // ---- checks and close ----
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!isOpen()) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    private void requireReadable() {
+        if (!options.readable()) {
+            throw new NonReadableChannelException();
+        }
+    }
+
+    private void requireWritable() {
+        if (!options.writable()) {
+            throw new NonWritableChannelException();
+        }
+    }
+
+    private static void requireWritableBuffer(ByteBuffer dst) {
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("Read-only buffer");
+        }
+    }
+
+    private static ByteBuffer[] slice(ByteBuffer[] buffers, int offset, int length) {
+        ByteBuffer[] slice = new ByteBuffer[length];
+        for (int i = 0; i < length; i++) {
+            slice[i] = Objects.requireNonNull(buffers[offset + i]);
+        }
+        return slice;
+    }
+
+    /**
+     * Cancels the requests in flight (their threads wake, once the kernel is done with their buffers, and
+     * throw AsynchronousCloseException) and closes both descriptors; hpio's closes for good when the last
+     * request in flight lets go of it. Runs on the closing (or interrupting) thread; never waits.
+     */
+    @Override
+    protected void implCloseChannel() throws IOException {
+        for (IoRequest request : List.copyOf(inFlight)) {
+            engine.cancel(request);
+        }
+        try {
+            jdk.close();
+        } finally {
+            file.close();
+        }
+    }
+
+    /** The engine serving this channel ("uring" or "threads"). */
+    String engineName() {
+        return engine.name();
+    }
+
+    @Override
+    public String toString() {
+        return "HpioFileChannel[" + file.path() + ", " + engine.name() + "]";
+    }
+}

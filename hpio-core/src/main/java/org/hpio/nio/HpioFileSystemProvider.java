@@ -1,0 +1,290 @@
+package org.hpio.nio;
+
+import org.hpio.internal.io.IoEngine;
+import org.hpio.internal.io.IoEngines;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessMode;
+import java.nio.file.CopyOption;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystem;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileAttributeView;
+import java.nio.file.spi.FileSystemProvider;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+
+import static org.hpio.nio.HpioPath.unwrap;
+
+/**
+ * The platform's default {@link FileSystemProvider} with hpio's engine behind its channels:
+ * {@link #newFileChannel}, {@link #newAsynchronousFileChannel} and {@link #newByteChannel} open hpio's channels
+ * on regular files; everything else is the wrapped provider's, unchanged.
+ *
+ * <p>Installed for the whole JVM:
+ * <pre>{@code java -Djava.nio.file.spi.DefaultFileSystemProvider=org.hpio.nio.HpioFileSystemProvider ...}</pre>
+ * The JDK then constructs it (with the platform's provider) when the default file system is first asked for,
+ * very early. Nothing here touches a file while the class loads or the provider is built: the engine starts
+ * with the first channel. Paths of the default file system are then {@link HpioPath}s, whose provider is this.
+ *
+ * <p>Explicitly, without the property: {@link HpioChannels}.
+ */
+public final class HpioFileSystemProvider extends FileSystemProvider {
+    /** Where channels get their engine: the JVM's shared one by default, started on the first channel. */
+    interface EngineSource {
+        IoEngine engine() throws IOException;
+    }
+
+    /**
+     * Set while this thread starts the engine: a file it opens meanwhile (the engine's own set-up, a logger's
+     * configuration) gets the JDK's channel, never a second start of the engine.
+     */
+    private static final ThreadLocal<Boolean> STARTING_ENGINE = new ThreadLocal<>();
+
+    private final FileSystemProvider delegate;
+    private final HpioFileSystem fileSystem;
+    private final EngineSource engines;
+
+    /** Wraps {@code delegate}, the platform's default provider (what the JDK passes when it installs this one). */
+    public HpioFileSystemProvider(FileSystemProvider delegate) {
+        this(delegate, IoEngines::shared);
+    }
+
+    /** With channels on the engines {@code engines} gives (tests: one engine or the other). */
+    HpioFileSystemProvider(FileSystemProvider delegate, EngineSource engines) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        this.engines = engines;
+        this.fileSystem = new HpioFileSystem(this, delegate.getFileSystem(URI.create("file:///")));
+    }
+
+    /** The wrapped (platform's) provider. */
+    FileSystemProvider delegate() {
+        return delegate;
+    }
+
+    // ---- hpio's channels ----
+
+    @Override
+    public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
+            throws IOException {
+        IoEngine engine = engineUnlessStarting();
+        if (engine == null) {
+            return delegate.newFileChannel(unwrap(path), options, attrs);
+        }
+        return HpioFileChannel.open(engine, delegate, unwrap(path), options, attrs);
+    }
+
+    @Override
+    public AsynchronousFileChannel newAsynchronousFileChannel(Path path, Set<? extends OpenOption> options,
+                                                              ExecutorService executor, FileAttribute<?>... attrs)
+            throws IOException {
+        IoEngine engine = engineUnlessStarting();
+        if (engine == null) {
+            return delegate.newAsynchronousFileChannel(unwrap(path), options, executor, attrs);
+        }
+        return HpioAsynchronousFileChannel.open(engine, delegate, unwrap(path), options, executor, attrs);
+    }
+
+    /**
+     * The engine (started on the first call), or null when this thread is starting it right now or it is
+     * closed (the JVM is shutting down): the caller then opens the JDK's channel.
+     */
+    private IoEngine engineUnlessStarting() throws IOException {
+        if (STARTING_ENGINE.get() != null) {
+            return null;
+        }
+        STARTING_ENGINE.set(Boolean.TRUE);
+        try {
+            IoEngine engine = engines.engine();
+            return engine.isClosed() ? null : engine;
+        } finally {
+            STARTING_ENGINE.remove();
+        }
+    }
+
+    /** hpio's FileChannel (a SeekableByteChannel) for a regular file; the JDK's channel otherwise. */
+    @Override
+    public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
+            throws IOException {
+        return newFileChannel(path, options, attrs);
+    }
+
+    // ---- the file system and its paths ----
+
+    @Override
+    public String getScheme() {
+        return delegate.getScheme();
+    }
+
+    @Override
+    public FileSystem newFileSystem(URI uri, Map<String, ?> env) throws IOException {
+        return delegate.newFileSystem(uri, env);   // the default file system exists: FileSystemAlreadyExistsException
+    }
+
+    @Override
+    public FileSystem newFileSystem(Path path, Map<String, ?> env) throws IOException {
+        return delegate.newFileSystem(unwrap(path), env);
+    }
+
+    @Override
+    public FileSystem getFileSystem(URI uri) {
+        delegate.getFileSystem(uri);   // the delegate's checks of the URI
+        return fileSystem;
+    }
+
+    @Override
+    public Path getPath(URI uri) {
+        return fileSystem.wrap(delegate.getPath(uri));
+    }
+
+    /** {@code path} as a path of hpio's file system, for {@link HpioChannels}. */
+    Path wrap(Path path) {
+        return fileSystem.wrap(path);
+    }
+
+    // ---- everything else: the platform's provider, paths unwrapped (and wrapped on the way out) ----
+
+    @Override
+    public InputStream newInputStream(Path path, OpenOption... options) throws IOException {
+        return delegate.newInputStream(unwrap(path), options);
+    }
+
+    @Override
+    public OutputStream newOutputStream(Path path, OpenOption... options) throws IOException {
+        return delegate.newOutputStream(unwrap(path), options);
+    }
+
+    @Override
+    public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
+            throws IOException {
+        DirectoryStream<Path> entries = delegate.newDirectoryStream(unwrap(dir), p -> filter.accept(fileSystem.wrap(p)));
+        return new DirectoryStream<>() {
+            @Override
+            public Iterator<Path> iterator() {
+                Iterator<Path> it = entries.iterator();
+                return new Iterator<>() {
+                    @Override
+                    public boolean hasNext() {
+                        return it.hasNext();
+                    }
+
+                    @Override
+                    public Path next() {
+                        return fileSystem.wrap(it.next());
+                    }
+                };
+            }
+
+            @Override
+            public void close() throws IOException {
+                entries.close();
+            }
+        };
+    }
+
+    @Override
+    public void createDirectory(Path dir, FileAttribute<?>... attrs) throws IOException {
+        delegate.createDirectory(unwrap(dir), attrs);
+    }
+
+    @Override
+    public void createSymbolicLink(Path link, Path target, FileAttribute<?>... attrs) throws IOException {
+        delegate.createSymbolicLink(unwrap(link), unwrap(target), attrs);
+    }
+
+    @Override
+    public void createLink(Path link, Path existing) throws IOException {
+        delegate.createLink(unwrap(link), unwrap(existing));
+    }
+
+    @Override
+    public void delete(Path path) throws IOException {
+        delegate.delete(unwrap(path));
+    }
+
+    @Override
+    public boolean deleteIfExists(Path path) throws IOException {
+        return delegate.deleteIfExists(unwrap(path));
+    }
+
+    @Override
+    public Path readSymbolicLink(Path link) throws IOException {
+        return fileSystem.wrap(delegate.readSymbolicLink(unwrap(link)));
+    }
+
+    @Override
+    public void copy(Path source, Path target, CopyOption... options) throws IOException {
+        delegate.copy(unwrap(source), unwrap(target), options);
+    }
+
+    @Override
+    public void move(Path source, Path target, CopyOption... options) throws IOException {
+        delegate.move(unwrap(source), unwrap(target), options);
+    }
+
+    @Override
+    public boolean isSameFile(Path path, Path path2) throws IOException {
+        return delegate.isSameFile(unwrap(path), unwrap(path2));
+    }
+
+    @Override
+    public boolean isHidden(Path path) throws IOException {
+        return delegate.isHidden(unwrap(path));
+    }
+
+    @Override
+    public FileStore getFileStore(Path path) throws IOException {
+        return delegate.getFileStore(unwrap(path));
+    }
+
+    @Override
+    public void checkAccess(Path path, AccessMode... modes) throws IOException {
+        delegate.checkAccess(unwrap(path), modes);
+    }
+
+    @Override
+    public <V extends FileAttributeView> V getFileAttributeView(Path path, Class<V> type, LinkOption... options) {
+        return delegate.getFileAttributeView(unwrap(path), type, options);
+    }
+
+    @Override
+    public <A extends BasicFileAttributes> A readAttributes(Path path, Class<A> type, LinkOption... options)
+            throws IOException {
+        return delegate.readAttributes(unwrap(path), type, options);
+    }
+
+    @Override
+    public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options) throws IOException {
+        return delegate.readAttributes(unwrap(path), attributes, options);
+    }
+
+    @Override
+    public void setAttribute(Path path, String attribute, Object value, LinkOption... options) throws IOException {
+        delegate.setAttribute(unwrap(path), attribute, value, options);
+    }
+
+    @Override
+    public boolean exists(Path path, LinkOption... options) {
+        return delegate.exists(unwrap(path), options);
+    }
+
+    @Override
+    public <A extends BasicFileAttributes> A readAttributesIfExists(Path path, Class<A> type, LinkOption... options)
+            throws IOException {
+        return delegate.readAttributesIfExists(unwrap(path), type, options);
+    }
+}

@@ -1,0 +1,155 @@
+package org.hpio.nio;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.util.Objects;
+
+/**
+ * A path of {@link HpioFileSystem}: the platform's path, reporting hpio's file system (and so hpio's provider,
+ * which is how {@code FileChannel.open(path)} reaches hpio). Every operation is the platform path's, its
+ * results wrapped again. Known seam: a {@link WatchKey}'s {@code watchable()} and its events' contexts are the
+ * platform's paths (resolving them against one of these works; {@code equals} with one of these does not).
+ */
+final class HpioPath implements Path {
+    private final HpioFileSystem fileSystem;
+    private final Path delegate;
+
+    HpioPath(HpioFileSystem fileSystem, Path delegate) {
+        this.fileSystem = fileSystem;
+        this.delegate = Objects.requireNonNull(delegate);
+    }
+
+    /** The platform's path behind {@code path}, or {@code path} itself when it is not one of hpio's. */
+    static Path unwrap(Path path) {
+        return path instanceof HpioPath p ? p.delegate : path;
+    }
+
+    Path delegate() {
+        return delegate;
+    }
+
+    private Path wrap(Path path) {
+        return fileSystem.wrap(path);
+    }
+
+    @Override
+    public HpioFileSystem getFileSystem() {
+        return fileSystem;
+    }
+
+    @Override
+    public boolean isAbsolute() {
+        return delegate.isAbsolute();
+    }
+
+    @Override
+    public Path getRoot() {
+        return wrap(delegate.getRoot());
+    }
+
+    @Override
+    public Path getFileName() {
+        return wrap(delegate.getFileName());
+    }
+
+    @Override
+    public Path getParent() {
+        return wrap(delegate.getParent());
+    }
+
+    @Override
+    public int getNameCount() {
+        return delegate.getNameCount();
+    }
+
+    @Override
+    public Path getName(int index) {
+        return wrap(delegate.getName(index));
+    }
+
+    @Override
+    public Path subpath(int beginIndex, int endIndex) {
+        return wrap(delegate.subpath(beginIndex, endIndex));
+    }
+
+    @Override
+    public boolean startsWith(Path other) {
+        return other.getFileSystem() == fileSystem && delegate.startsWith(unwrap(other));
+    }
+
+    @Override
+    public boolean endsWith(Path other) {
+        return other.getFileSystem() == fileSystem && delegate.endsWith(unwrap(other));
+    }
+
+    @Override
+    public Path normalize() {
+        return wrap(delegate.normalize());
+    }
+
+    @Override
+    public Path resolve(Path other) {
+        return wrap(delegate.resolve(unwrap(other)));
+    }
+
+    @Override
+    public Path relativize(Path other) {
+        return wrap(delegate.relativize(unwrap(other)));
+    }
+
+    @Override
+    public URI toUri() {
+        return delegate.toUri();
+    }
+
+    @Override
+    public Path toAbsolutePath() {
+        return wrap(delegate.toAbsolutePath());
+    }
+
+    @Override
+    public Path toRealPath(LinkOption... options) throws IOException {
+        return wrap(delegate.toRealPath(options));
+    }
+
+    /**
+     * The platform path's own {@code toFile} refuses once this file system, not the platform's, is the default;
+     * a path of the default file system is a {@code File} of the same name.
+     */
+    @Override
+    public File toFile() {
+        return new File(delegate.toString());
+    }
+
+    @Override
+    public WatchKey register(WatchService watcher, WatchEvent.Kind<?>[] events, WatchEvent.Modifier... modifiers)
+            throws IOException {
+        return delegate.register(watcher, events, modifiers);
+    }
+
+    @Override
+    public int compareTo(Path other) {
+        return delegate.compareTo(unwrap(other));
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof HpioPath p && p.fileSystem == fileSystem && p.delegate.equals(delegate);
+    }
+
+    @Override
+    public int hashCode() {
+        return delegate.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return delegate.toString();
+    }
+}

@@ -1,0 +1,127 @@
+package org.hpio.nio;
+
+import org.hpio.internal.io.SeccompChild;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * hpio installed for a whole JVM with {@code -Djava.nio.file.spi.DefaultFileSystemProvider}: unmodified code
+ * ({@link UnmodifiedProgram}) gets hpio's channels, on io_uring, on the portable engine when asked, and on the
+ * portable engine when io_uring is refused (seccomp).
+ */
+class DefaultProviderTest {
+    static final String PROPERTY = "-Djava.nio.file.spi.DefaultFileSystemProvider=" + HpioFileSystemProvider.class.getName();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void unmodifiedCodeGetsHpiosChannelsOnTheDefaultEngine() throws Exception {
+        String out = run(List.of(PROPERTY));
+        assertTrue(out.contains("afc=org.hpio.nio.HpioAsynchronousFileChannel engine="), out);
+        assertTrue(out.contains("fc=org.hpio.nio.HpioFileChannel engine="), out);
+        assertTrue(out.contains("bytechannel=org.hpio.nio.HpioFileChannel"), out);
+        assertTrue(out.contains("provider=org.hpio.nio.HpioFileSystemProvider"), out);
+        assertTrue(out.contains("everyday=ok"), out);
+        assertTrue(out.contains("roundtrip=ok"), out);
+        assertEquals("early late", java.nio.file.Files.readString(dir.resolve("at-exit.txt")),
+                "a shutdown hook wrote through hpio's channels after the engine closed");
+    }
+
+    @Test
+    void unmodifiedCodeGetsHpiosChannelsOnThePortableEngine() throws Exception {
+        String out = run(List.of(PROPERTY, "-Dhpio.engine=threads"));
+        assertTrue(out.contains("afc=org.hpio.nio.HpioAsynchronousFileChannel engine=threads"), out);
+        assertTrue(out.contains("fc=org.hpio.nio.HpioFileChannel engine=threads"), out);
+        assertTrue(out.contains("roundtrip=ok"), out);
+    }
+
+    /** 003's experiment, unmodified code: writes far ahead of the disk stay within a 128 MB heap, every byte checked. */
+    @Test
+    void writesSubmittedWithoutWaitingStayBoundedInASmallHeap() throws Exception {
+        String out = run(List.of(PROPERTY, "-Xmx128m"), WriteFloodProgram.class, dir.toString(), "40", "15");
+        assertTrue(out.contains("channel=org.hpio.nio.HpioAsynchronousFileChannel"), out);
+        assertTrue(out.contains("checked=40 files"), out);
+    }
+
+    /**
+     * 200 virtual threads in O_DIRECT FileChannel reads: the JDK's channel pins each carrier in the system call
+     * and the scheduler adds carriers; hpio's parks them, so the JVM keeps about the threads it started with.
+     */
+    @Test
+    void virtualThreadsReadingThroughHpiosFileChannelNeedNoExtraCarriers() throws Exception {
+        // Two carriers; the JVM's own compiler and GC threads all started up front, so only carriers come later.
+        List<String> twoCarriers = List.of("-Djdk.virtualThreadScheduler.parallelism=2",
+                "-XX:-UseDynamicNumberOfCompilerThreads", "-XX:-UseDynamicNumberOfGCThreads");
+        String jdk = run(twoCarriers, ManyVirtualReaders.class, dir.toString(), "jdk", "200", "50");
+        String hpio = run(twoCarriers, ManyVirtualReaders.class, dir.toString(), "hpio", "200", "50");
+        org.junit.jupiter.api.Assumptions.assumeFalse(jdk.contains("direct=refused") || hpio.contains("direct=refused"),
+                "O_DIRECT refused here");
+        int jdkExtra = extraThreads(jdk);
+        int hpioExtra = extraThreads(hpio);
+        assertTrue(hpio.contains("channel=org.hpio.nio.HpioFileChannel"), hpio);
+        // Two carriers, plus what the JVM starts by itself meanwhile (JIT compiler threads, GC workers).
+        assertTrue(hpioExtra <= 16, "hpio's extra OS threads: " + hpioExtra + " (the JDK's: " + jdkExtra + ")");
+        assertTrue(hpioExtra < jdkExtra, "hpio " + hpioExtra + " against the JDK's " + jdkExtra);
+    }
+
+    private static int extraThreads(String out) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("extraThreads=(-?\\d+)").matcher(out);
+        assertTrue(m.find(), out);
+        return Integer.parseInt(m.group(1));
+    }
+
+    @Test
+    void withoutThePropertyTheJdksChannelsServe() throws Exception {
+        String out = run(List.of());
+        assertTrue(out.contains("afc=sun.nio.ch."), out);
+        assertTrue(out.contains("fc=sun.nio.ch.FileChannelImpl engine=null"), out);
+        assertTrue(out.contains("roundtrip=ok"), out);
+    }
+
+    @Test
+    void withIoUringRefusedThePortableEngineServes() throws Exception {
+        SeccompChild.Result r = SeccompChild.run(List.of(PROPERTY), UnmodifiedProgram.class, dir.toString());
+        assertEquals(0, r.exitCode(), r.describe());
+        assertTrue(r.stdout().contains("afc=org.hpio.nio.HpioAsynchronousFileChannel engine=threads"), r.describe());
+        assertTrue(r.stdout().contains("fc=org.hpio.nio.HpioFileChannel engine=threads"), r.describe());
+        assertTrue(r.stdout().contains("roundtrip=ok"), r.describe());
+    }
+
+    private String run(List<String> jvmOptions) throws IOException, InterruptedException {
+        return run(jvmOptions, UnmodifiedProgram.class, dir.toString());
+    }
+
+    private String run(List<String> jvmOptions, Class<?> main, String... args) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return e.toString();
+            }
+        }, Thread::startVirtualThread);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "the child ended");
+        String text = out.join();
+        System.out.println("child " + jvmOptions + ":\n" + text);
+        assertEquals(0, p.exitValue(), text);
+        return text;
+    }
+}

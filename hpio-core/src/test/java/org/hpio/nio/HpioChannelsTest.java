@@ -1,0 +1,392 @@
+package org.hpio.nio;
+
+import org.hpio.internal.io.EngineConfig;
+import org.hpio.internal.io.IoEngine;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.CompletionHandler;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static java.nio.file.StandardOpenOption.CREATE;
+import static java.nio.file.StandardOpenOption.READ;
+import static java.nio.file.StandardOpenOption.WRITE;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What hpio's channels promise beyond the JDK's contract: parking, bounded memory, O_DIRECT, the provider. */
+class HpioChannelsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aVirtualThreadBlockedInAReadParksInsteadOfPinningItsCarrier() throws Exception {
+        Path file = dir.resolve("f");
+        Files.write(file, FileChannelContract.bytes(0, 4096));
+        try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(EngineConfig.defaults());
+             FileChannel ch = held.opener().open(file, READ)) {
+            ByteBuffer dst = ByteBuffer.allocate(8192);   // runs into the end: never done at once from the page cache
+            AtomicReference<Integer> read = new AtomicReference<>();
+            Thread reader = Thread.ofVirtual().start(() -> {
+                try {
+                    read.set(ch.read(dst));
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            awaitParked(reader);
+            held.release().run();
+            reader.join();
+            assertEquals(4096, read.get());
+            assertArrayEquals(FileChannelContract.bytes(0, 4096), Arrays.copyOf(dst.array(), 4096));
+        }
+    }
+
+    @Test
+    void closingTheChannelUnderABlockedReaderThrowsAsynchronousCloseExceptionAndInterruptingOneClosesIt()
+            throws Exception {
+        Path file = dir.resolve("f");
+        Files.write(file, FileChannelContract.bytes(0, 4096));
+        try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(EngineConfig.defaults())) {
+            for (boolean interrupt : new boolean[] {false, true}) {
+                FileChannel ch = held.opener().open(file, READ);
+                ByteBuffer dst = ByteBuffer.allocate(8192);
+                AtomicReference<Throwable> thrown = new AtomicReference<>();
+                Thread reader = Thread.ofVirtual().start(() -> {
+                    try {
+                        ch.read(dst);
+                    } catch (Throwable e) {
+                        thrown.set(e);
+                    }
+                });
+                awaitParked(reader);
+                if (interrupt) {
+                    reader.interrupt();
+                } else {
+                    ch.close();
+                }
+                reader.join(10_000);
+                assertFalse(reader.isAlive(), "the reader woke");
+                Class<? extends Throwable> expected = interrupt ? java.nio.channels.ClosedByInterruptException.class
+                        : java.nio.channels.AsynchronousCloseException.class;
+                assertEquals(expected, thrown.get() == null ? null : thrown.get().getClass(), String.valueOf(thrown.get()));
+                assertFalse(ch.isOpen());
+                assertEquals(0, dst.position(), "a cancelled read leaves the buffer");
+            }
+            assertEquals(0, held.engine().inFlight());
+        }
+    }
+
+    @Test
+    void writesOutrunningTheDiskWaitAtTheStagingBoundInsteadOfGrowingMemory() throws Exception {
+        long bound = 1 << 20;
+        int size = 256 << 10;
+        int writes = 16;
+        Path file = dir.resolve("flood");
+        try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(
+                EngineConfig.defaults().withMaxStagingBytes(bound));
+             AsynchronousFileChannel ch = held.opener().openAsync(file, Set.of(CREATE, READ, WRITE), null)) {
+            IoEngine engine = held.engine();
+            List<Future<Integer>> results = new ArrayList<>();
+            Thread writer = Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < writes; i++) {
+                    results.add(ch.write(ByteBuffer.wrap(FileChannelContract.bytes(i * size, size)), (long) i * size));
+                }
+            });
+            awaitParked(writer);
+            assertTrue(writer.isAlive(), "the writer waits at the bound");
+            assertTrue(engine.staging().held() <= bound, "staging held " + engine.staging().held());
+            held.release().run();
+            writer.join();
+            for (Future<Integer> f : results) {
+                assertEquals(size, f.get(30, TimeUnit.SECONDS));
+            }
+            assertEquals(0, engine.staging().held());
+            ByteBuffer back = ByteBuffer.allocate(writes * size);
+            while (back.hasRemaining()) {
+                assertTrue(ch.read(back, back.position()).get() > 0);
+            }
+            assertArrayEquals(FileChannelContract.bytes(0, writes * size), back.array());
+        }
+    }
+
+    @Test
+    void closingUnderLoadOnIoUringSettlesEveryOperationOnceTheKernelIsDone() throws Exception {
+        int size = 64 << 10;
+        int count = 200;
+        Path file = dir.resolve("load");
+        Files.write(file, new byte[count * size]);
+        try (Implementation.Running uring = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            AsynchronousFileChannel ch;   // O_DIRECT: every operation goes to the device, many are in flight at close
+            try {
+                ch = uring.opener().openAsync(file, Set.of(READ, WRITE, HpioOpenOption.DIRECT), null);
+            } catch (IOException e) {
+                org.junit.jupiter.api.Assumptions.abort("O_DIRECT refused here: " + e);
+                return;
+            }
+            List<Future<Integer>> futures = new ArrayList<>();
+            List<ByteBuffer> buffers = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                ByteBuffer b = i % 2 == 0 ? ByteBuffer.allocateDirect(size + 4096).alignedSlice(4096).limit(size)
+                        : ByteBuffer.allocate(size);
+                buffers.add(b);
+                futures.add(i % 3 == 0 ? ch.write(b, (long) i * size) : ch.read(b, (long) i * size));
+            }
+            ch.close();
+            int closed = 0;
+            for (int i = 0; i < count; i++) {
+                try {
+                    assertEquals(size, futures.get(i).get(30, TimeUnit.SECONDS));
+                    assertEquals(size, buffers.get(i).position());
+                } catch (ExecutionException e) {
+                    assertInstanceOf(java.nio.channels.AsynchronousCloseException.class, e.getCause());
+                    assertEquals(0, buffers.get(i).position(), "a closed operation leaves its buffer");
+                    closed++;
+                }
+            }
+            System.out.println("closed under load: " + closed + " of " + count + " operations got AsynchronousCloseException");
+            assertEquals(0, uring.engine().staging().held(), "every staging byte is back");
+            assertEquals(0, uring.engine().inFlight());
+        }
+    }
+
+    /** An executor that runs each task on the thread that hands it over (as CallerRunsPolicy may). */
+    static final class CallerRuns extends java.util.concurrent.AbstractExecutorService {
+        private volatile boolean shutdown;
+
+        @Override
+        public void execute(Runnable command) {
+            command.run();
+        }
+
+        @Override
+        public void shutdown() {
+            shutdown = true;
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            shutdown = true;
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return true;
+        }
+    }
+
+    @Test
+    void aHandlerRunByTheSubmittingThreadMayCloseTheChannel() throws Exception {
+        Path file = dir.resolve("f");
+        Files.write(file, new byte[100]);
+        for (Implementation implementation : new Implementation[] {Implementation.HPIO_URING, Implementation.HPIO_THREADS}) {
+            if (implementation == Implementation.HPIO_URING) {
+                try (var probe = org.hpio.internal.io.IoEngines.openUring(EngineConfig.defaults())) {
+                    probe.name();
+                } catch (IOException | UnsupportedOperationException e) {
+                    continue;   // io_uring refused here
+                }
+            }
+            try (Implementation.Running running = implementation.start(EngineConfig.defaults())) {
+                AsynchronousFileChannel ch = running.opener().openAsync(file, Set.of(READ), new CallerRuns());
+                CompletableFuture<Integer> read = new CompletableFuture<>();
+                Thread t = Thread.ofPlatform().start(() -> ch.read(ByteBuffer.allocate(10), 0, null,
+                        new CompletionHandler<Integer, Object>() {
+                            @Override
+                            public void completed(Integer n, Object a) {
+                                try {
+                                    ch.close();
+                                } catch (IOException e) {
+                                    read.completeExceptionally(e);
+                                }
+                                read.complete(n);
+                            }
+
+                            @Override
+                            public void failed(Throwable e, Object a) {
+                                read.completeExceptionally(e);
+                            }
+                        }));
+                t.join(10_000);
+                assertFalse(t.isAlive(), "no deadlock: " + implementation);
+                assertEquals(10, read.get(10, TimeUnit.SECONDS));
+                assertFalse(ch.isOpen());
+            }
+        }
+    }
+
+    /** The JVM's shutdown hook closes every engine while other hooks may still write files: channels go on. */
+    @Test
+    void channelsGoOnThroughTheJdksChannelOnceTheEngineIsClosed() throws Exception {
+        Path file = dir.resolve("f");
+        Files.write(file, FileChannelContract.bytes(0, 100));
+        try (Implementation.Running running = Implementation.HPIO_THREADS.start(EngineConfig.defaults());
+             FileChannel fc = running.opener().open(file, READ, WRITE);
+             AsynchronousFileChannel afc = running.opener().openAsync(file, Set.of(READ, WRITE), null)) {
+            running.engine().close();
+            assertTrue(running.engine().isClosed());
+            ByteBuffer dst = ByteBuffer.allocate(10);
+            assertEquals(10, fc.read(dst, 5));
+            assertArrayEquals(FileChannelContract.bytes(5, 10), dst.array());
+            assertEquals(3, fc.write(ByteBuffer.wrap(new byte[] {1, 2, 3})));
+            assertEquals(3, fc.position());
+            ByteBuffer[] scatter = {ByteBuffer.allocate(2), ByteBuffer.allocate(2)};
+            assertEquals(4, fc.read(scatter));
+            assertEquals(7, fc.position());
+            fc.force(true);
+            ByteBuffer adst = ByteBuffer.allocate(3);
+            assertEquals(3, afc.read(adst, 0).get(10, TimeUnit.SECONDS));
+            assertArrayEquals(new byte[] {1, 2, 3}, adst.array());
+            assertEquals(2, afc.write(ByteBuffer.wrap(new byte[] {9, 9}), 98).get(10, TimeUnit.SECONDS));
+            afc.force(false);
+            assertEquals(100, fc.size());
+        }
+    }
+
+    @Test
+    void handlersOfAChannelOpenedWithoutAnExecutorRunOnHpiosDefaultPool() throws Exception {
+        Path file = dir.resolve("f");
+        Files.write(file, new byte[10]);
+        try (AsynchronousFileChannel ch = HpioChannels.openAsynchronous(file, READ)) {
+            assertTrue(HpioChannels.isHpio(ch));
+            CompletableFuture<String> thread = new CompletableFuture<>();
+            ch.read(ByteBuffer.allocate(10), 0, null, new CompletionHandler<Integer, Object>() {
+                @Override
+                public void completed(Integer result, Object attachment) {
+                    thread.complete(Thread.currentThread().getName());
+                }
+
+                @Override
+                public void failed(Throwable exc, Object attachment) {
+                    thread.completeExceptionally(exc);
+                }
+            });
+            assertTrue(thread.get(30, TimeUnit.SECONDS).startsWith("hpio-nio-handler-"), thread.get());
+        }
+    }
+
+    @Test
+    void directOptionRoundTripsAlignedAndFailsUnalignedThroughTheFuture() throws Exception {
+        Path file = dir.resolve("direct");
+        Files.write(file, new byte[16384]);
+        AsynchronousFileChannel ch;
+        try {
+            ch = HpioChannels.openAsynchronous(file, Set.of(READ, WRITE, HpioOpenOption.DIRECT), null);
+        } catch (IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("O_DIRECT refused here: " + e);
+            return;
+        }
+        try (ch) {
+            ByteBuffer aligned = ByteBuffer.allocateDirect(8192 + 4096).alignedSlice(4096).limit(4096);
+            aligned.put(0, FileChannelContract.bytes(1, 4096));
+            assertEquals(4096, ch.write(aligned, 4096).get());
+            ByteBuffer heap = ByteBuffer.allocate(4096);
+            assertEquals(4096, ch.read(heap, 4096).get());
+            assertArrayEquals(FileChannelContract.bytes(1, 4096), heap.array());
+            ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                    () -> ch.read(ByteBuffer.allocate(4096), 100).get());
+            assertInstanceOf(IOException.class, e.getCause());
+        }
+    }
+
+    @Test
+    void explicitFactoriesServeRegularFilesAndLeaveOtherFilesToTheJdk() throws Exception {
+        Path file = dir.resolve("f");
+        try (FileChannel ch = HpioChannels.open(file, CREATE, WRITE)) {
+            assertTrue(HpioChannels.isHpio(ch));
+            ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        }
+        try (FileChannel ch = HpioChannels.open(Path.of("/dev/null"), READ)) {
+            assertFalse(HpioChannels.isHpio(ch), "a device gets the JDK's channel");
+            assertEquals(-1, ch.read(ByteBuffer.allocate(1)));
+        }
+    }
+
+    @Test
+    void pathsOfTheWrappingFileSystemWorkWithFilesAndReportHpiosProvider() throws Exception {
+        HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
+        FileSystem fs = provider.getFileSystem(URI.create("file:///"));
+        Path root = fs.getPath(dir.toString());
+        assertSame(provider, root.getFileSystem().provider());
+        Path nested = Files.createDirectories(root.resolve("a").resolve("b"));
+        Path file = Files.writeString(nested.resolve("x.txt"), "hello");
+        assertSame(fs, file.getFileSystem());
+        assertEquals("hello", Files.readString(file));
+        assertTrue(Files.isRegularFile(file));
+        assertEquals(5, Files.size(file));
+        assertEquals(file, root.resolve("a/b/x.txt"));
+        assertEquals(fs.getPath("a", "b", "x.txt"), root.relativize(file));
+        assertEquals(file.toFile().toPath().toString(), file.toString());
+        assertEquals(file, fs.provider().getPath(file.toUri()));
+        try (var list = Files.list(nested)) {
+            List<Path> entries = list.toList();
+            assertEquals(List.of(file), entries);
+            assertSame(fs, entries.getFirst().getFileSystem());
+        }
+        try (var walk = Files.walk(root)) {
+            assertEquals(4, walk.count());
+        }
+        Path copy = Files.copy(file, root.resolve("copy.txt"));
+        Files.move(copy, root.resolve("moved.txt"), StandardCopyOption.ATOMIC_MOVE);
+        assertTrue(Files.isSameFile(root.resolve("moved.txt"), fs.getPath(dir.resolve("moved.txt").toString())));
+        assertTrue(fs.getPathMatcher("glob:**/*.txt").matches(file));
+        try (FileChannel ch = FileChannel.open(file, READ)) {
+            assertTrue(HpioChannels.isHpio(ch), "FileChannel.open on a path of hpio's file system");
+            ByteBuffer dst = ByteBuffer.allocate(5);
+            ch.read(dst);
+            assertArrayEquals("hello".getBytes(), Arrays.copyOf(dst.array(), 5));
+        }
+        Files.delete(root.resolve("moved.txt"));
+        assertFalse(Files.exists(root.resolve("moved.txt")));
+    }
+
+    /** Waits until {@code thread} parks (WAITING or TIMED_WAITING), at most 10 s. */
+    static void awaitParked(Thread thread) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            Thread.State s = thread.getState();
+            if (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) {
+                Thread.sleep(50);
+                Thread.State again = thread.getState();
+                if (again == Thread.State.WAITING || again == Thread.State.TIMED_WAITING) {
+                    return;
+                }
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError(thread + " never parked: " + thread.getState());
+    }
+}

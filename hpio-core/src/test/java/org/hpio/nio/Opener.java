@@ -1,0 +1,49 @@
+package org.hpio.nio;
+
+import java.io.IOException;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystems;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+
+/** How a contract test opens its channels: the JDK's own, or hpio's on a given engine. */
+interface Opener {
+    FileChannel open(Path path, OpenOption... options) throws IOException;
+
+    AsynchronousFileChannel openAsync(Path path, Set<? extends OpenOption> options, ExecutorService executor)
+            throws IOException;
+
+    /** The JDK's channels. */
+    Opener JDK = new Opener() {
+        @Override
+        public FileChannel open(Path path, OpenOption... options) throws IOException {
+            return FileChannel.open(path, options);
+        }
+
+        @Override
+        public AsynchronousFileChannel openAsync(Path path, Set<? extends OpenOption> options, ExecutorService executor)
+                throws IOException {
+            return AsynchronousFileChannel.open(path, options, executor);
+        }
+    };
+
+    /** hpio's channels on {@code engines}, through a provider over the platform's. */
+    static Opener hpio(HpioFileSystemProvider.EngineSource engines) {
+        HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), engines);
+        return new Opener() {
+            @Override
+            public FileChannel open(Path path, OpenOption... options) throws IOException {
+                return provider.newFileChannel(path, Set.of(options));
+            }
+
+            @Override
+            public AsynchronousFileChannel openAsync(Path path, Set<? extends OpenOption> options,
+                                                     ExecutorService executor) throws IOException {
+                return provider.newAsynchronousFileChannel(path, options, executor);
+            }
+        };
+    }
+}
