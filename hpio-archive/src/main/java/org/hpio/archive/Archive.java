@@ -57,6 +57,7 @@ public final class Archive implements AutoCloseable {
     /** The archive through the page cache for blocking positional reads (small entries); owned, closed last. */
     private final NativeFile file;
     private final WholeEntryReads wholeReads;
+    private final ArchiveWarnings warnings = new ArchiveWarnings();
 
     private Archive(Path path, FileChannel channel, CentralDirectory directory, LoadOptions options, BlockIo io,
                     NativeFile file) {
@@ -68,6 +69,10 @@ public final class Archive implements AutoCloseable {
         this.file = file;
         this.wholeReads = new WholeEntryReads(this, directory, file, io,
                 options.inflation() == LoadOptions.Inflation.WHOLE);
+        if (directory.trailingBytes() > 0) {
+            warnings.add(path + ": " + directory.trailingBytes() + " bytes after the end of central directory "
+                    + "record at offset " + directory.endRecordAt() + " (a trailer); ignored");
+        }
     }
 
     /** Opens the archive at {@code file} with the {@link LoadOptions#defaults() default load options}. */
@@ -105,6 +110,20 @@ public final class Archive implements AutoCloseable {
     /** The archive's file. */
     public Path path() {
         return path;
+    }
+
+    /**
+     * What this archive holds that a strict reader would refuse but that is unambiguous, so is read anyway
+     * (bytes after the end of central directory record; bytes after the end of an entry's compressed stream,
+     * within its compressed size, once a read has met them), in the order found, each naming the archive.
+     */
+    public List<String> warnings() {
+        return warnings.all();
+    }
+
+    /** The warning sink the decoders of this archive's entries report to. */
+    ArchiveWarnings warningSink() {
+        return warnings;
     }
 
     /** The entries in central directory order. */
@@ -223,7 +242,7 @@ public final class Archive implements AutoCloseable {
             throw new ArchiveFormatException(path.toString(), "unsupported method " + entry.method() + " in entry "
                     + entry.name());
         }
-        return new EntryInputStream(channel, path.toString(), entry, dataOffset(entry));
+        return new EntryInputStream(channel, path.toString(), entry, dataOffset(entry), warnings);
     }
 
     /** The whole uncompressed content of {@code entry} (less than 2 GiB), checked. */
@@ -525,7 +544,7 @@ public final class Archive implements AutoCloseable {
             MemorySegment memory = io.allocate(scratch, range.length()).asSlice(0, range.length());
             MemorySegment compressed = readRaw(entry, data, range, memory, null);
             WholeEntryDecoder.decode(path.toString(), entry, compressed, destination,
-                    options.inflation() == LoadOptions.Inflation.WHOLE);
+                    options.inflation() == LoadOptions.Inflation.WHOLE, warnings);
         }
     }
 
@@ -551,7 +570,8 @@ public final class Archive implements AutoCloseable {
 
     private EntryDecoder decoder(ArchiveEntry entry, long data) {
         return new EntryDecoder(path.toString(), entry,
-                new BlockStream(io, data, data + entry.compressedSize(), path + ": entry " + entry.name()));
+                new BlockStream(io, data, data + entry.compressedSize(), path + ": entry " + entry.name()),
+                warnings);
     }
 
     private void checkCrc(ArchiveEntry entry, CRC32 crc) throws ArchiveFormatException {

@@ -613,7 +613,7 @@ public final class ArchiveLoader implements AutoCloseable {
             MemorySegment raw = run.fileBytes(data, e.compressedSize());
             MemorySegment contents = e.method() == ZipFormat.STORED ? raw
                     : run.memory.asSlice(s.outputOffset, e.uncompressedSize());
-            WholeEntryDecoder.decode(archiveName, e, raw, contents, nativeInflate);
+            WholeEntryDecoder.decode(archiveName, e, raw, contents, nativeInflate, archive.warningSink());
             io.countLoad(e.uncompressedSize());
             LoadedFile f = new LoadedFile(e.name(), contents, run::release);
             ok = true;

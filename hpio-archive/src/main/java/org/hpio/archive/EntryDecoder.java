@@ -11,8 +11,8 @@ import java.util.zip.Inflater;
  * stored entry, copied) as soon as it arrives, while the following blocks are still being read (002 §3.2). The
  * Inflater reads the block's off-heap memory in place and writes straight into the caller's buffer.
  *
- * <p>At the end it checks that the Deflate stream ended exactly at the end of the compressed data, and the size
- * and CRC-32 against the central directory, throwing {@link ArchiveFormatException} naming the entry when they
+ * <p>At the end it checks the size and CRC-32 against the central directory ({@link WholeEntryDecoder}'s
+ * checks; bytes after the end of the Deflate stream are said in the archive's warnings), throwing {@link ArchiveFormatException} naming the entry when they
  * differ; the data is not valid until {@link #read} has returned -1. Owns the stream and its Inflater: close it.
  */
 final class EntryDecoder implements AutoCloseable {
@@ -21,12 +21,14 @@ final class EntryDecoder implements AutoCloseable {
     private final BlockStream blocks;
     private final Inflater inflater;
     private final CRC32 crc = new CRC32();
+    private final ArchiveWarnings warnings;
     private ByteBuffer input;
     private long produced;
     private boolean ended;
 
-    EntryDecoder(String archive, ArchiveEntry entry, BlockStream blocks) {
+    EntryDecoder(String archive, ArchiveEntry entry, BlockStream blocks, ArchiveWarnings warnings) {
         this.archive = archive;
+        this.warnings = warnings;
         this.entry = entry;
         this.blocks = blocks;
         this.inflater = entry.method() == ZipFormat.DEFLATED ? new Inflater(true) : null;
@@ -105,18 +107,9 @@ final class EntryDecoder implements AutoCloseable {
     }
 
     private void checkEnd() throws ArchiveFormatException {
-        if (inflater != null) {
-            long left = inflater.getRemaining() + blocks.remaining();
-            if (left > 0) {
-                throw problem("has " + left + " compressed bytes after the end of its Deflate stream");
-            }
-        }
-        if (produced != entry.uncompressedSize()) {
-            throw problem("holds " + produced + " bytes, the directory says " + entry.uncompressedSize());
-        }
-        if (crc.getValue() != entry.crc()) {
-            throw problem(String.format("has CRC-32 %08x, the directory says %08x", crc.getValue(), entry.crc()));
-        }
+        long left = inflater == null ? 0 : inflater.getRemaining() + blocks.remaining();
+        WholeEntryDecoder.checkEnd(archive, entry, left, produced, warnings);
+        WholeEntryDecoder.checkCrc(archive, entry, crc.getValue());
     }
 
     private ArchiveFormatException problem(String what) {

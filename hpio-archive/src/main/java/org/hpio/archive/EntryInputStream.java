@@ -11,7 +11,8 @@ import java.util.zip.Inflater;
 /**
  * The uncompressed bytes of one entry, read with positional reads from the archive's channel (which this
  * stream does not own) and inflated when the entry is Deflate. At the end of the data it checks that the
- * compressed and uncompressed sizes and the CRC-32 match the central directory, and throws
+ * size and the CRC-32 match the central directory ({@link WholeEntryDecoder}'s checks; bytes after the end of
+ * the Deflate stream are said in the archive's warnings), and throws
  * {@link ArchiveFormatException} naming the entry when they do not. Owns its {@link Inflater}; close it.
  */
 final class EntryInputStream extends InputStream {
@@ -23,13 +24,16 @@ final class EntryInputStream extends InputStream {
     private final Inflater inflater;
     private final byte[] input;
     private final CRC32 crc = new CRC32();
+    private final ArchiveWarnings warnings;
     private long position;
     private long compressedLeft;
     private long produced;
     private boolean ended;
 
-    EntryInputStream(FileChannel channel, String archive, ArchiveEntry entry, long dataOffset) {
+    EntryInputStream(FileChannel channel, String archive, ArchiveEntry entry, long dataOffset,
+                     ArchiveWarnings warnings) {
         this.channel = channel;
+        this.warnings = warnings;
         this.archive = archive;
         this.entry = entry;
         this.position = dataOffset;
@@ -114,16 +118,9 @@ final class EntryInputStream extends InputStream {
     }
 
     private void checkEnd() throws ArchiveFormatException {
-        if (inflater != null && (compressedLeft > 0 || inflater.getRemaining() > 0)) {
-            throw problem("has " + (compressedLeft + inflater.getRemaining())
-                    + " compressed bytes after the end of its Deflate stream");
-        }
-        if (produced != entry.uncompressedSize()) {
-            throw problem("holds " + produced + " bytes, the directory says " + entry.uncompressedSize());
-        }
-        if (crc.getValue() != entry.crc()) {
-            throw problem(String.format("has CRC-32 %08x, the directory says %08x", crc.getValue(), entry.crc()));
-        }
+        long left = inflater == null ? 0 : compressedLeft + inflater.getRemaining();
+        WholeEntryDecoder.checkEnd(archive, entry, left, produced, warnings);
+        WholeEntryDecoder.checkCrc(archive, entry, crc.getValue());
     }
 
     private ArchiveFormatException problem(String what) {

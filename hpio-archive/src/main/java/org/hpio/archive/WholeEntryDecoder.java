@@ -10,8 +10,9 @@ import java.util.zip.Inflater;
 
 /**
  * Decodes one entry whose compressed data is in memory whole into a destination of exactly its size, and checks
- * it as {@link EntryDecoder} does: the Deflate stream must end exactly at the end of the compressed data, the
- * size and CRC-32 must be the central directory's. A mismatch is an {@link ArchiveFormatException} naming the
+ * it as {@link EntryDecoder} and {@link EntryInputStream} do, with the checks they share ({@link #checkEnd},
+ * {@link #checkCrc}): the size and CRC-32 must be the central directory's; bytes after the end of the Deflate
+ * stream, within the compressed size, are tolerated and said in the archive's warnings. A mismatch is an {@link ArchiveFormatException} naming the
  * entry; the destination's contents are then undefined (never returned as valid).
  *
  * <p>Deflate goes through libdeflate's whole-buffer decompressor ({@link Libdeflate}) when the system has it
@@ -37,7 +38,7 @@ final class WholeEntryDecoder {
      * or is copied into it.
      */
     static void decode(String archive, ArchiveEntry entry, MemorySegment data, MemorySegment destination,
-                       boolean nativeInflate) throws ArchiveFormatException {
+                       boolean nativeInflate, ArchiveWarnings warnings) throws ArchiveFormatException {
         if (data.byteSize() != entry.compressedSize() || destination.byteSize() != entry.uncompressedSize()) {
             throw new IllegalArgumentException("entry " + entry.name() + ": " + data.byteSize() + " bytes of data, "
                     + destination.byteSize() + " of destination");
@@ -47,18 +48,19 @@ final class WholeEntryDecoder {
                 destination.copyFrom(data);
             }
         } else if (usesLibdeflate(nativeInflate)) {
-            inflateNative(archive, entry, data, destination);
+            inflateNative(archive, entry, data, destination, warnings);
         } else {
-            inflateJdk(archive, entry, data, destination);
+            inflateJdk(archive, entry, data, destination, warnings);
         }
         checkCrc(archive, entry, destination);
     }
 
     private static void inflateNative(String archive, ArchiveEntry entry, MemorySegment data,
-                                      MemorySegment destination) throws ArchiveFormatException {
+                                      MemorySegment destination, ArchiveWarnings warnings)
+            throws ArchiveFormatException {
         Libdeflate.Decoded d = Libdeflate.inflate(data, destination);
         switch (d.result()) {
-            case SUCCESS -> checkEnd(archive, entry, data.byteSize() - d.consumed(), d.produced());
+            case SUCCESS -> checkEnd(archive, entry, data.byteSize() - d.consumed(), d.produced(), warnings);
             case INSUFFICIENT_SPACE -> throw problem(archive, entry, "holds more than its size of "
                     + entry.uncompressedSize() + " bytes");
             default -> throw problem(archive, entry, "has bad Deflate data (or a stream that ends before its "
@@ -67,7 +69,8 @@ final class WholeEntryDecoder {
     }
 
     private static void inflateJdk(String archive, ArchiveEntry entry, MemorySegment data,
-                                   MemorySegment destination) throws ArchiveFormatException {
+                                   MemorySegment destination, ArchiveWarnings warnings)
+            throws ArchiveFormatException {
         Inflater inflater = new Inflater(true);
         try {
             inflater.setInput(data.asByteBuffer());
@@ -93,7 +96,7 @@ final class WholeEntryDecoder {
                             + entry.compressedSize() + " compressed bytes do");
                 }
             }
-            checkEnd(archive, entry, inflater.getRemaining(), out.position());
+            checkEnd(archive, entry, inflater.getRemaining(), out.position(), warnings);
         } catch (DataFormatException e) {
             throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad Deflate data: "
                     + e.getMessage(), e);
@@ -102,14 +105,30 @@ final class WholeEntryDecoder {
         }
     }
 
-    private static void checkEnd(String archive, ArchiveEntry entry, long left, long produced)
+    /**
+     * The check every decoder makes once the compressed stream has ended, with {@code left} compressed bytes
+     * not consumed and {@code produced} bytes out: the size must be the directory's. Bytes after the end of the
+     * stream are tolerated, since the compressed size says where the entry ends (Python's {@code zipfile} and
+     * Info-ZIP read them too), and said in {@code warnings}.
+     */
+    static void checkEnd(String archive, ArchiveEntry entry, long left, long produced, ArchiveWarnings warnings)
             throws ArchiveFormatException {
-        if (left > 0) {
-            throw problem(archive, entry, "has " + left + " compressed bytes after the end of its Deflate stream");
-        }
         if (produced != entry.uncompressedSize()) {
             throw problem(archive, entry, "holds " + produced + " bytes, the directory says "
                     + entry.uncompressedSize());
+        }
+        if (left > 0) {
+            warnings.add(archive + ": entry " + entry.name() + " (local header at offset "
+                    + entry.localHeaderOffset() + ") has " + left + " bytes after the end of its compressed "
+                    + "stream, within its " + entry.compressedSize() + " compressed bytes; ignored");
+        }
+    }
+
+    /** The check of a streamed entry's CRC-32, {@code crc}, against the directory's. */
+    static void checkCrc(String archive, ArchiveEntry entry, long crc) throws ArchiveFormatException {
+        if (crc != entry.crc()) {
+            throw problem(archive, entry, String.format("has CRC-32 %08x, the directory says %08x", crc,
+                    entry.crc()));
         }
     }
 
@@ -122,10 +141,7 @@ final class WholeEntryDecoder {
             crc.update(contents.asSlice(at, n).asByteBuffer());
             at += n;
         }
-        if (crc.getValue() != entry.crc()) {
-            throw problem(archive, entry, String.format("has CRC-32 %08x, the directory says %08x", crc.getValue(),
-                    entry.crc()));
-        }
+        checkCrc(archive, entry, crc.getValue());
     }
 
     private static ArchiveFormatException problem(String archive, ArchiveEntry entry, String what) {

@@ -131,7 +131,9 @@ final class ArchiveCommands {
         int run(Archive a) {
             List<IOException> problems = a.verifyAll();
             problems.forEach(p -> System.err.println("hpio verify: " + p.getMessage()));
-            System.out.printf("%s: %d entries, %d bad%n", archive, a.entries().size(), problems.size());
+            a.warnings().forEach(w -> System.err.println("hpio verify: warning: " + w));
+            System.out.printf("%s: %d entries, %d bad, %d warnings%n", archive, a.entries().size(), problems.size(),
+                    a.warnings().size());
             return problems.isEmpty() ? 0 : 1;
         }
     }
