@@ -3,6 +3,7 @@ package org.hpio.archive;
 import org.hpio.archive.order.Layout;
 
 import org.hpio.archive.cache.FileCache;
+import org.hpio.internal.sys.Libzstd;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
 
@@ -48,6 +49,8 @@ import java.util.zip.CRC32;
 public final class Archive implements AutoCloseable {
     /** Deflate's greatest expansion: 258 bytes from one bit, about 1032:1 (zlib's technical note). */
     static final long MAX_DEFLATE_RATIO = 1032;
+    /** Zstandard's greatest expansion, about: a 4-byte RLE block (3-byte header, 1 byte) makes 128 KiB. */
+    static final long MAX_ZSTD_RATIO = 32_768;
 
     private final Path path;
     private final FileChannel channel;
@@ -235,13 +238,8 @@ public final class Archive implements AutoCloseable {
      * caller closes it (the archive stays open).
      */
     public InputStream openStream(ArchiveEntry entry) throws IOException {
-        if (entry.isEncrypted()) {
-            throw new ArchiveFormatException(path.toString(), "entry " + entry.name() + " is encrypted");
-        }
-        if (entry.method() != ZipFormat.STORED && entry.method() != ZipFormat.DEFLATED) {
-            throw new ArchiveFormatException(path.toString(), "unsupported method " + entry.method() + " in entry "
-                    + entry.name());
-        }
+        checkMethod(entry);
+        checkExpansion(entry);
         return new EntryInputStream(channel, path.toString(), entry, dataOffset(entry), warnings);
     }
 
@@ -453,21 +451,47 @@ public final class Archive implements AutoCloseable {
     /** Checks what the central directory alone tells: method, encryption, sizes (no I/O). */
     void checkReadable(ArchiveEntry entry) throws ArchiveFormatException {
         String archive = path.toString();
-        if (entry.isEncrypted()) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " is encrypted");
-        }
-        if (entry.method() != ZipFormat.STORED && entry.method() != ZipFormat.DEFLATED) {
-            throw new ArchiveFormatException(archive, "unsupported method " + entry.method() + " in entry "
-                    + entry.name());
-        }
+        checkMethod(entry);
         if (entry.method() == ZipFormat.STORED && entry.compressedSize() != entry.uncompressedSize()) {
             throw new ArchiveFormatException(archive, "entry " + entry.name() + " is stored but says "
                     + entry.uncompressedSize() + " bytes in " + entry.compressedSize());
         }
+        checkExpansion(entry);
+    }
+
+    /** Checks that {@code entry}'s method can expand its compressed size to its uncompressed size. */
+    private void checkExpansion(ArchiveEntry entry) throws ArchiveFormatException {
+        String archive = path.toString();
         if (entry.method() == ZipFormat.DEFLATED
                 && entry.uncompressedSize() / MAX_DEFLATE_RATIO > entry.compressedSize() + 1) {
             throw new ArchiveFormatException(archive, "entry " + entry.name() + " claims " + entry.uncompressedSize()
                     + " bytes from " + entry.compressedSize() + " compressed: more than Deflate can expand");
+        }
+        if (entry.method() == ZipFormat.ZSTD
+                && entry.uncompressedSize() / MAX_ZSTD_RATIO > entry.compressedSize() + 1) {
+            throw new ArchiveFormatException(archive, "entry " + entry.name() + " claims " + entry.uncompressedSize()
+                    + " bytes from " + entry.compressedSize() + " compressed: more than Zstandard can expand");
+        }
+    }
+
+    /**
+     * Checks that {@code entry} is not encrypted and its method is one hpio reads (stored, Deflate, Zstandard with
+     * libzstd present); the refusal names the method, the entry and its local header's offset.
+     */
+    private void checkMethod(ArchiveEntry entry) throws ArchiveFormatException {
+        String where = "entry " + entry.name() + " (local header at offset " + entry.localHeaderOffset() + ")";
+        if (entry.isEncrypted()) {
+            throw new ArchiveFormatException(path.toString(), where + " is encrypted");
+        }
+        int m = entry.method();
+        if (m != ZipFormat.STORED && m != ZipFormat.DEFLATED && m != ZipFormat.ZSTD) {
+            throw new ArchiveFormatException(path.toString(), where + " uses " + entry.methodName()
+                    + (entry.methodName().startsWith("method") ? "" : " (method " + m + ")")
+                    + ", which hpio does not read (it reads stored, Deflate and Zstandard entries)");
+        }
+        if (m == ZipFormat.ZSTD && !Libzstd.available()) {
+            throw new ArchiveFormatException(path.toString(), where + " is Zstandard (method 93), which needs "
+                    + "libzstd: " + Libzstd.unavailableReason());
         }
     }
 
@@ -519,7 +543,8 @@ public final class Archive implements AutoCloseable {
 
     /** Whether {@code entry} is inflated whole (read whole, then one decompressor call). */
     private boolean inflatesWhole(ArchiveEntry entry) {
-        return entry.method() == ZipFormat.DEFLATED && options.inflation() != LoadOptions.Inflation.BLOCKS
+        return (entry.method() == ZipFormat.ZSTD || entry.method() == ZipFormat.DEFLATED
+                && options.inflation() != LoadOptions.Inflation.BLOCKS)
                 && entry.compressedSize() <= LoadOptions.Inflation.MAX_WHOLE_BYTES
                 && entry.uncompressedSize() <= Integer.MAX_VALUE - 8;
     }

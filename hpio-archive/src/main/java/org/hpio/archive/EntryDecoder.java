@@ -4,22 +4,21 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 
 /**
  * The uncompressed bytes of one entry from a {@link BlockStream} of its data: each block is inflated (or, for a
  * stored entry, copied) as soon as it arrives, while the following blocks are still being read (002 §3.2). The
- * Inflater reads the block's off-heap memory in place and writes straight into the caller's buffer.
+ * {@link StreamDecompressor} (Deflate or Zstandard) reads the block's off-heap memory in place.
  *
  * <p>At the end it checks the size and CRC-32 against the central directory ({@link WholeEntryDecoder}'s
  * checks; bytes after the end of the Deflate stream are said in the archive's warnings), throwing {@link ArchiveFormatException} naming the entry when they
- * differ; the data is not valid until {@link #read} has returned -1. Owns the stream and its Inflater: close it.
+ * differ; the data is not valid until {@link #read} has returned -1. Owns the stream and its decompressor: close it.
  */
 final class EntryDecoder implements AutoCloseable {
     private final String archive;
     private final ArchiveEntry entry;
     private final BlockStream blocks;
-    private final Inflater inflater;
+    private final StreamDecompressor inflater;
     private final CRC32 crc = new CRC32();
     private final ArchiveWarnings warnings;
     private ByteBuffer input;
@@ -31,7 +30,7 @@ final class EntryDecoder implements AutoCloseable {
         this.warnings = warnings;
         this.entry = entry;
         this.blocks = blocks;
-        this.inflater = entry.method() == ZipFormat.DEFLATED ? new Inflater(true) : null;
+        this.inflater = StreamDecompressor.of(entry);
     }
 
     /**
@@ -79,11 +78,11 @@ final class EntryDecoder implements AutoCloseable {
         return false;
     }
 
-    /** Inflates; true when the Deflate stream has finished. */
+    /** Decompresses; true when the compressed stream has finished. */
     private boolean inflate(ByteBuffer out) throws IOException {
         try {
             while (out.hasRemaining()) {
-                inflater.inflate(out);
+                inflater.decompress(out);
                 if (inflater.finished()) {
                     return true;
                 }
@@ -93,7 +92,7 @@ final class EntryDecoder implements AutoCloseable {
                 if (inflater.needsInput()) {
                     input = blocks.next();
                     if (input == null) {
-                        throw problem("has a Deflate stream that ends before its " + entry.compressedSize()
+                        throw problem("has a " + inflater.method() + " stream that ends before its " + entry.compressedSize()
                                 + " compressed bytes do");
                     }
                     inflater.setInput(input);
@@ -101,13 +100,13 @@ final class EntryDecoder implements AutoCloseable {
             }
             return inflater.finished();
         } catch (DataFormatException e) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad Deflate data: "
+            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad " + inflater.method() + " data: "
                     + e.getMessage(), e);
         }
     }
 
     private void checkEnd() throws ArchiveFormatException {
-        long left = inflater == null ? 0 : inflater.getRemaining() + blocks.remaining();
+        long left = inflater == null ? 0 : inflater.remaining() + blocks.remaining();
         WholeEntryDecoder.checkEnd(archive, entry, left, produced, warnings);
         WholeEntryDecoder.checkCrc(archive, entry, crc.getValue());
     }
@@ -119,7 +118,7 @@ final class EntryDecoder implements AutoCloseable {
     @Override
     public void close() {
         if (inflater != null) {
-            inflater.end();
+            inflater.close();
         }
         blocks.close();
     }

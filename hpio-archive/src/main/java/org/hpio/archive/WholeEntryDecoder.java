@@ -1,6 +1,7 @@
 package org.hpio.archive;
 
 import org.hpio.internal.sys.Libdeflate;
+import org.hpio.internal.sys.Libzstd;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -47,6 +48,8 @@ final class WholeEntryDecoder {
             if (!data.equals(destination)) {
                 destination.copyFrom(data);
             }
+        } else if (entry.method() == ZipFormat.ZSTD) {
+            decompressZstd(archive, entry, data, destination, warnings);
         } else if (usesLibdeflate(nativeInflate)) {
             inflateNative(archive, entry, data, destination, warnings);
         } else {
@@ -65,6 +68,44 @@ final class WholeEntryDecoder {
                     + entry.uncompressedSize() + " bytes");
             default -> throw problem(archive, entry, "has bad Deflate data (or a stream that ends before its "
                     + entry.compressedSize() + " compressed bytes do): libdeflate says " + d.result());
+        }
+    }
+
+    private static void decompressZstd(String archive, ArchiveEntry entry, MemorySegment data,
+                                       MemorySegment destination, ArchiveWarnings warnings)
+            throws ArchiveFormatException {
+        Libzstd.Decoded d = Libzstd.decompress(data, destination);
+        if (d.tooSmall()) {
+            throw problem(archive, entry, "holds more than its size of " + entry.uncompressedSize() + " bytes");
+        }
+        if (d.error() != null) {
+            throw zstdProblem(archive, entry, data, destination, d.error());
+        }
+        checkEnd(archive, entry, data.byteSize() - d.consumed(), d.produced(), warnings);
+    }
+
+    /**
+     * What is wrong with Zstandard data the whole-buffer call refused, in the words of the streaming paths
+     * ({@link EntryDecoder}, {@link EntryInputStream}), whose libzstd call may name the fault differently: the
+     * data is decoded again, streaming, to where it fails. Only on this error path.
+     */
+    private static ArchiveFormatException zstdProblem(String archive, ArchiveEntry entry, MemorySegment data,
+                                                      MemorySegment destination, String wholeError) {
+        try (ZstdStream stream = new ZstdStream()) {
+            stream.setInput(data.asByteBuffer());
+            ByteBuffer out = destination.asByteBuffer();
+            while (true) {
+                int n = stream.decompress(out);
+                if (stream.finished() || n == 0 && !out.hasRemaining()) {
+                    return problem(archive, entry, "has bad Zstandard data: " + wholeError);
+                }
+                if (n == 0 && stream.needsInput()) {
+                    return problem(archive, entry, "has a Zstandard stream that ends before its "
+                            + entry.compressedSize() + " compressed bytes do");
+                }
+            }
+        } catch (java.util.zip.DataFormatException e) {
+            return problem(archive, entry, "has bad Zstandard data: " + e.getMessage());
         }
     }
 
