@@ -3,6 +3,7 @@ package org.hpio.archive;
 import org.hpio.archive.order.Layout;
 
 import org.hpio.archive.cache.FileCache;
+import org.hpio.internal.sys.Libbz2;
 import org.hpio.internal.sys.Libzstd;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
@@ -476,7 +477,7 @@ public final class Archive implements AutoCloseable {
 
     /**
      * Checks that {@code entry} is not encrypted and its method is one hpio reads (stored, Deflate, Zstandard with
-     * libzstd present); the refusal names the method, the entry and its local header's offset.
+     * libzstd present, bzip2 with libbz2 present); the refusal names the method, the entry and its local header's offset.
      */
     private void checkMethod(ArchiveEntry entry) throws ArchiveFormatException {
         String where = "entry " + entry.name() + " (local header at offset " + entry.localHeaderOffset() + ")";
@@ -484,14 +485,18 @@ public final class Archive implements AutoCloseable {
             throw new ArchiveFormatException(path.toString(), where + " is encrypted");
         }
         int m = entry.method();
-        if (m != ZipFormat.STORED && m != ZipFormat.DEFLATED && m != ZipFormat.ZSTD) {
+        if (m != ZipFormat.STORED && m != ZipFormat.DEFLATED && m != ZipFormat.ZSTD && m != ZipFormat.BZIP2) {
             throw new ArchiveFormatException(path.toString(), where + " uses " + entry.methodName()
                     + (entry.methodName().startsWith("method") ? "" : " (method " + m + ")")
-                    + ", which hpio does not read (it reads stored, Deflate and Zstandard entries)");
+                    + ", which hpio does not read (it reads stored, Deflate, Zstandard and bzip2 entries)");
         }
         if (m == ZipFormat.ZSTD && !Libzstd.available()) {
             throw new ArchiveFormatException(path.toString(), where + " is Zstandard (method 93), which needs "
                     + "libzstd: " + Libzstd.unavailableReason());
+        }
+        if (m == ZipFormat.BZIP2 && !Libbz2.available()) {
+            throw new ArchiveFormatException(path.toString(), where + " is bzip2 (method 12), which needs libbz2: "
+                    + Libbz2.unavailableReason());
         }
     }
 

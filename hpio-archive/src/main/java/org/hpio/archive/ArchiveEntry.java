@@ -20,6 +20,8 @@ public record ArchiveEntry(String name, int method, int flags, long crc, long co
     public static final int DEFLATED = ZipFormat.DEFLATED;
     /** Method 93: Zstandard, read and written through the system's libzstd. */
     public static final int ZSTD = ZipFormat.ZSTD;
+    /** Method 12: bzip2, read (not written) through the system's libbz2. */
+    public static final int BZIP2 = ZipFormat.BZIP2;
 
     /** Whether the entry is a directory (its name ends in '/'). */
     public boolean isDirectory() {

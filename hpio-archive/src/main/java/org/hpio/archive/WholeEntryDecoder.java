@@ -50,6 +50,10 @@ final class WholeEntryDecoder {
             }
         } else if (entry.method() == ZipFormat.ZSTD) {
             decompressZstd(archive, entry, data, destination, warnings);
+        } else if (entry.method() == ZipFormat.BZIP2) {
+            try (StreamDecompressor bzip2 = new Bzip2Stream()) {
+                decodeStreaming(archive, entry, bzip2, data, destination, warnings);
+            }
         } else if (usesLibdeflate(nativeInflate)) {
             inflateNative(archive, entry, data, destination, warnings);
         } else {
@@ -92,21 +96,48 @@ final class WholeEntryDecoder {
     private static ArchiveFormatException zstdProblem(String archive, ArchiveEntry entry, MemorySegment data,
                                                       MemorySegment destination, String wholeError) {
         try (ZstdStream stream = new ZstdStream()) {
-            stream.setInput(data.asByteBuffer());
-            ByteBuffer out = destination.asByteBuffer();
-            while (true) {
-                int n = stream.decompress(out);
-                if (stream.finished() || n == 0 && !out.hasRemaining()) {
-                    return problem(archive, entry, "has bad Zstandard data: " + wholeError);
+            decodeStreaming(archive, entry, stream, data, destination, new ArchiveWarnings());
+            return problem(archive, entry, "has bad Zstandard data: " + wholeError);
+        } catch (ArchiveFormatException e) {
+            return e;
+        }
+    }
+
+    /**
+     * Decodes {@code data} into {@code destination} piece by piece through {@code stream}, failing in the words of
+     * {@link EntryDecoder} and {@link EntryInputStream}, and makes the shared end check. Both under 2 GiB.
+     */
+    private static void decodeStreaming(String archive, ArchiveEntry entry, StreamDecompressor stream,
+                                        MemorySegment data, MemorySegment destination, ArchiveWarnings warnings)
+            throws ArchiveFormatException {
+        if (data.byteSize() > Integer.MAX_VALUE || destination.byteSize() > Integer.MAX_VALUE) {
+            throw problem(archive, entry, "is " + stream.method() + " of over 2 GiB, which hpio reads only with "
+                    + "Archive.stream or openStream");
+        }
+        ByteBuffer in = data.asByteBuffer();
+        ByteBuffer out = destination.asByteBuffer();
+        stream.setInput(in);
+        try {
+            while (!stream.finished()) {
+                int taken = in.position();
+                boolean full = !out.hasRemaining();
+                int n = stream.decompress(full ? ByteBuffer.allocate(1) : out); // full: the stream must end here
+                if (full && n > 0) {
+                    throw problem(archive, entry, "holds more than its size of " + entry.uncompressedSize()
+                            + " bytes");
                 }
                 if (n == 0 && stream.needsInput()) {
-                    return problem(archive, entry, "has a Zstandard stream that ends before its "
+                    throw problem(archive, entry, "has a " + stream.method() + " stream that ends before its "
                             + entry.compressedSize() + " compressed bytes do");
+                }
+                if (n == 0 && in.position() == taken && !stream.finished()) {
+                    throw problem(archive, entry, "has " + stream.method() + " data that makes no progress");
                 }
             }
         } catch (java.util.zip.DataFormatException e) {
-            return problem(archive, entry, "has bad Zstandard data: " + e.getMessage());
+            throw problem(archive, entry, "has bad " + stream.method() + " data: " + e.getMessage());
         }
+        checkEnd(archive, entry, stream.remaining(), out.position(), warnings);
     }
 
     private static void inflateJdk(String archive, ArchiveEntry entry, MemorySegment data,

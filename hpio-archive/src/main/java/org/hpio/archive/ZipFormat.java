@@ -28,6 +28,8 @@ final class ZipFormat {
 
     static final int STORED = 0;
     static final int DEFLATED = 8;
+    /** bzip2 (APPNOTE §4.4.5: method 12); read only. */
+    static final int BZIP2 = 12;
     /** Zstandard (APPNOTE 6.3.7 §4.4.5: method 93). */
     static final int ZSTD = 93;
 

@@ -2,23 +2,11 @@ package org.hpio.archive;
 
 import org.hpio.internal.sys.Libzstd;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.util.zip.DataFormatException;
 
-/**
- * A Zstandard frame decoded piece by piece by libzstd ({@link Libzstd.Decompressor}). Direct buffers are handed
- * to the library in place; heap ones go through a staging buffer of {@value #STAGE} bytes each way.
- */
-final class ZstdStream implements StreamDecompressor {
-    private static final int STAGE = 1 << 16;
-
+/** A Zstandard frame decoded piece by piece by libzstd ({@link Libzstd.Decompressor}). */
+final class ZstdStream extends NativeStream {
     private final Libzstd.Decompressor zstd = new Libzstd.Decompressor();
-    private MemorySegment stagedIn;
-    private MemorySegment stagedOut;
-    private ByteBuffer input = ByteBuffer.allocate(0);
-    private boolean finished;
 
     @Override
     public String method() {
@@ -26,67 +14,23 @@ final class ZstdStream implements StreamDecompressor {
     }
 
     @Override
-    public void setInput(ByteBuffer input) {
-        this.input = input;
+    String step(MemorySegment in, MemorySegment out) {
+        return zstd.step(in, out);
     }
 
     @Override
-    public int decompress(ByteBuffer out) throws DataFormatException {
-        if (finished || !out.hasRemaining()) {
-            return 0;
-        }
-        MemorySegment in = input.isDirect() ? MemorySegment.ofBuffer(input) : staged(input);
-        MemorySegment to = out.isDirect() ? MemorySegment.ofBuffer(out)
-                : staging(false).asSlice(0, Math.min(out.remaining(), STAGE));
-        String error = zstd.step(in, to);
-        if (error != null) {
-            throw new DataFormatException(error);
-        }
-        int produced = (int) zstd.produced();
-        if (!out.isDirect()) {
-            MemorySegment.ofBuffer(out).copyFrom(to.asSlice(0, produced));
-        }
-        input.position(input.position() + (int) zstd.consumed());
-        out.position(out.position() + produced);
-        finished = zstd.frameEnded();
-        return produced;
-    }
-
-    /** {@code buffer}'s remaining bytes (at most {@value #STAGE}) copied off-heap. */
-    private MemorySegment staged(ByteBuffer buffer) {
-        int n = Math.min(buffer.remaining(), STAGE);
-        MemorySegment s = staging(true).asSlice(0, n);
-        s.copyFrom(MemorySegment.ofBuffer(buffer).asSlice(0, n));
-        return s;
-    }
-
-    private MemorySegment staging(boolean in) {
-        if (in && stagedIn == null) {
-            stagedIn = Arena.ofAuto().allocate(STAGE);
-        } else if (!in && stagedOut == null) {
-            stagedOut = Arena.ofAuto().allocate(STAGE);
-        }
-        return in ? stagedIn : stagedOut;
+    long consumed() {
+        return zstd.consumed();
     }
 
     @Override
-    public boolean finished() {
-        return finished;
+    long produced() {
+        return zstd.produced();
     }
 
     @Override
-    public boolean needsInput() {
-        return !finished && !input.hasRemaining();
-    }
-
-    @Override
-    public boolean needsDictionary() {
-        return false;
-    }
-
-    @Override
-    public int remaining() {
-        return input.remaining();
+    boolean ended() {
+        return zstd.frameEnded();
     }
 
     @Override

@@ -70,7 +70,7 @@ class CompressedEntryContractTest {
     }
 
     /** Each way of reading {@code name}, by what it is called, giving the bytes or the message of the failure. */
-    private static Map<String, String> everyWay(Path zip, String name) throws IOException {
+    static Map<String, String> everyWay(Path zip, String name) throws IOException {
         Map<String, String> results = new LinkedHashMap<>();
         Map<String, LoadOptions> loads = new LinkedHashMap<>();
         loads.put("load: whole read", LoadOptions.defaults());
@@ -143,7 +143,7 @@ class CompressedEntryContractTest {
         }
     }
 
-    private static String expected(byte[] b) {
+    static String expected(byte[] b) {
         return "bytes: " + b.length + " " + java.util.Arrays.hashCode(b);
     }
 
@@ -182,7 +182,7 @@ class CompressedEntryContractTest {
     }
 
     /** Asserts every way fails with the same message, which says {@code says}; returns it. */
-    private static String assertSameErrorEveryWay(Path zip, String name, String... says) throws IOException {
+    static String assertSameErrorEveryWay(Path zip, String name, String... says) throws IOException {
         Map<String, String> results = everyWay(zip, name);
         String first = results.values().iterator().next();
         assertTrue(first.startsWith("error: "), first);
