@@ -477,7 +477,8 @@ public final class Archive implements AutoCloseable {
 
     /**
      * Checks that {@code entry} is not encrypted and its method is one hpio reads (stored, Deflate, Zstandard with
-     * libzstd present, bzip2 with libbz2 present); the refusal names the method, the entry and its local header's offset.
+     * libzstd present, bzip2 with libbz2 present); the refusal names the method, the entry and its local header's
+     * offset.
      */
     private void checkMethod(ArchiveEntry entry) throws ArchiveFormatException {
         String where = "entry " + entry.name() + " (local header at offset " + entry.localHeaderOffset() + ")";

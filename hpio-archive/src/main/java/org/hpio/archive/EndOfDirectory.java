@@ -19,7 +19,10 @@ import java.nio.channels.FileChannel;
  * candidate whose comment ends the file (else of the last candidate), naming the offset.
  */
 final class EndOfDirectory {
-    /** Where the directory is: {@code count} entries in {@code size} bytes at {@code offset}, data before {@code limit}. */
+    /**
+     * Where the directory is: {@code count} entries in {@code size} bytes at {@code offset}, entry data before
+     * {@code limit}; the end record at {@code recordAt}, followed by {@code trailingBytes} that belong to no record.
+     */
     record Found(long offset, long size, long count, long limit, long recordAt, long trailingBytes) {
     }
 

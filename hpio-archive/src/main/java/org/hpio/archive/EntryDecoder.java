@@ -11,8 +11,9 @@ import java.util.zip.DataFormatException;
  * {@link StreamDecompressor} (Deflate or Zstandard) reads the block's off-heap memory in place.
  *
  * <p>At the end it checks the size and CRC-32 against the central directory ({@link WholeEntryDecoder}'s
- * checks; bytes after the end of the Deflate stream are said in the archive's warnings), throwing {@link ArchiveFormatException} naming the entry when they
- * differ; the data is not valid until {@link #read} has returned -1. Owns the stream and its decompressor: close it.
+ * checks; bytes after the end of the compressed stream are said in the archive's warnings), throwing
+ * {@link ArchiveFormatException} naming the entry when they differ; the data is not valid until {@link #read} has
+ * returned -1. Owns the stream and its decompressor: close it.
  */
 final class EntryDecoder implements AutoCloseable {
     private final String archive;
@@ -92,16 +93,16 @@ final class EntryDecoder implements AutoCloseable {
                 if (inflater.needsInput()) {
                     input = blocks.next();
                     if (input == null) {
-                        throw problem("has a " + inflater.method() + " stream that ends before its " + entry.compressedSize()
-                                + " compressed bytes do");
+                        throw problem("has a " + inflater.method() + " stream that ends before its "
+                                + entry.compressedSize() + " compressed bytes do");
                     }
                     inflater.setInput(input);
                 }
             }
             return inflater.finished();
         } catch (DataFormatException e) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad " + inflater.method() + " data: "
-                    + e.getMessage(), e);
+            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad " + inflater.method()
+                    + " data: " + e.getMessage(), e);
         }
     }
 

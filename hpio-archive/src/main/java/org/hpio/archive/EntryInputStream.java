@@ -9,9 +9,9 @@ import java.util.zip.DataFormatException;
 
 /**
  * The uncompressed bytes of one entry, read with positional reads from the archive's channel (which this
- * stream does not own) and decompressed when the entry is Deflate or Zstandard. At the end of the data it checks that the
- * size and the CRC-32 match the central directory ({@link WholeEntryDecoder}'s checks; bytes after the end of
- * the Deflate stream are said in the archive's warnings), and throws
+ * stream does not own) and decompressed when the entry is compressed (Deflate, Zstandard, bzip2). At the end of
+ * the data it checks that the size and the CRC-32 match the central directory ({@link WholeEntryDecoder}'s
+ * checks; bytes after the end of the compressed stream are said in the archive's warnings), and throws
  * {@link ArchiveFormatException} naming the entry when they do not. Owns its {@link StreamDecompressor}; close it.
  */
 final class EntryInputStream extends InputStream {
@@ -96,14 +96,14 @@ final class EntryInputStream extends InputStream {
                     throw problem("has a Deflate stream that needs a preset dictionary");
                 }
                 if (compressedLeft == 0) {
-                    throw problem("has a " + inflater.method() + " stream that ends before its " + entry.compressedSize()
-                            + " compressed bytes do");
+                    throw problem("has a " + inflater.method() + " stream that ends before its "
+                            + entry.compressedSize() + " compressed bytes do");
                 }
                 fillInput();
             }
         } catch (DataFormatException e) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad " + inflater.method() + " data: "
-                    + e.getMessage(), e);
+            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad " + inflater.method()
+                    + " data: " + e.getMessage(), e);
         }
     }
 

@@ -6,7 +6,8 @@ import java.util.zip.DataFormatException;
 /**
  * One entry's compressed stream decoded piece by piece, whatever its method (Deflate: {@link DeflateStream};
  * Zstandard: {@link ZstdStream}; bzip2: {@link Bzip2Stream}), for the decoders that read an entry in pieces
- * ({@link EntryDecoder}, {@link EntryInputStream}, and {@link WholeEntryDecoder} for bzip2). The input buffer is kept and its position advanced as bytes are taken.
+ * ({@link EntryDecoder}, {@link EntryInputStream}, and {@link WholeEntryDecoder} for bzip2). The input buffer is
+ * kept and its position advanced as bytes are taken.
  */
 interface StreamDecompressor extends AutoCloseable {
     /** The decompressor of {@code entry}'s method, or null for a stored entry. */

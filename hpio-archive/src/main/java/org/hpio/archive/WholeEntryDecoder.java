@@ -12,11 +12,13 @@ import java.util.zip.Inflater;
 /**
  * Decodes one entry whose compressed data is in memory whole into a destination of exactly its size, and checks
  * it as {@link EntryDecoder} and {@link EntryInputStream} do, with the checks they share ({@link #checkEnd},
- * {@link #checkCrc}): the size and CRC-32 must be the central directory's; bytes after the end of the Deflate
- * stream, within the compressed size, are tolerated and said in the archive's warnings. A mismatch is an {@link ArchiveFormatException} naming the
- * entry; the destination's contents are then undefined (never returned as valid).
+ * {@link #checkCrc}): the size and CRC-32 must be the central directory's; bytes after the end of the compressed
+ * stream, within the compressed size, are tolerated and said in the archive's warnings. A mismatch is an
+ * {@link ArchiveFormatException} naming the entry; the destination's contents are then undefined (never
+ * returned as valid).
  *
- * <p>Deflate goes through libdeflate's whole-buffer decompressor ({@link Libdeflate}) when the system has it
+ * <p>Zstandard goes through libzstd's whole-buffer call on the first frame ({@link Libzstd}); bzip2 through
+ * libbz2, streaming over the whole buffers. Deflate goes through libdeflate's whole-buffer decompressor ({@link Libdeflate}) when the system has it
  * and {@code native} is asked for, else through {@code java.util.zip.Inflater} in one pass; both give the same
  * bytes and the same verdict (valid, or an error naming the entry). Stored data is only checked. This trades
  * 002 §3.2's per-block overlap of reading and inflating within one file for a decompressor about 2.5 times
