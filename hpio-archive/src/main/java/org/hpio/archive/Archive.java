@@ -451,27 +451,25 @@ public final class Archive implements AutoCloseable {
 
     /** Checks what the central directory alone tells: method, encryption, sizes (no I/O). */
     void checkReadable(ArchiveEntry entry) throws ArchiveFormatException {
-        String archive = path.toString();
         checkMethod(entry);
         if (entry.method() == ZipFormat.STORED && entry.compressedSize() != entry.uncompressedSize()) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " is stored but says "
-                    + entry.uncompressedSize() + " bytes in " + entry.compressedSize());
+            throw problem(entry, "is stored but says " + entry.uncompressedSize() + " bytes in "
+                    + entry.compressedSize());
         }
         checkExpansion(entry);
     }
 
     /** Checks that {@code entry}'s method can expand its compressed size to its uncompressed size. */
     private void checkExpansion(ArchiveEntry entry) throws ArchiveFormatException {
-        String archive = path.toString();
-        if (entry.method() == ZipFormat.DEFLATED
-                && entry.uncompressedSize() / MAX_DEFLATE_RATIO > entry.compressedSize() + 1) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " claims " + entry.uncompressedSize()
-                    + " bytes from " + entry.compressedSize() + " compressed: more than Deflate can expand");
-        }
-        if (entry.method() == ZipFormat.ZSTD
-                && entry.uncompressedSize() / MAX_ZSTD_RATIO > entry.compressedSize() + 1) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " claims " + entry.uncompressedSize()
-                    + " bytes from " + entry.compressedSize() + " compressed: more than Zstandard can expand");
+        long ratio = switch (entry.method()) {
+            case ZipFormat.DEFLATED -> MAX_DEFLATE_RATIO;
+            case ZipFormat.ZSTD -> MAX_ZSTD_RATIO;
+            default -> 0; // stored: sizes equal; bzip2: no useful bound
+        };
+        if (ratio > 0 && entry.uncompressedSize() / ratio > entry.compressedSize() + 1) {
+            throw problem(entry, "claims " + entry.uncompressedSize() + " bytes from " + entry.compressedSize()
+                    + " compressed: more than " + (ratio == MAX_ZSTD_RATIO ? "Zstandard" : "Deflate")
+                    + " can expand");
         }
     }
 
@@ -481,24 +479,26 @@ public final class Archive implements AutoCloseable {
      * offset.
      */
     private void checkMethod(ArchiveEntry entry) throws ArchiveFormatException {
-        String where = "entry " + entry.name() + " (local header at offset " + entry.localHeaderOffset() + ")";
         if (entry.isEncrypted()) {
-            throw new ArchiveFormatException(path.toString(), where + " is encrypted");
+            throw problem(entry, "is encrypted");
         }
         int m = entry.method();
         if (m != ZipFormat.STORED && m != ZipFormat.DEFLATED && m != ZipFormat.ZSTD && m != ZipFormat.BZIP2) {
-            throw new ArchiveFormatException(path.toString(), where + " uses " + entry.methodName()
+            throw problem(entry, "uses " + entry.methodName()
                     + (entry.methodName().startsWith("method") ? "" : " (method " + m + ")")
                     + ", which hpio does not read (it reads stored, Deflate, Zstandard and bzip2 entries)");
         }
         if (m == ZipFormat.ZSTD && !Libzstd.available()) {
-            throw new ArchiveFormatException(path.toString(), where + " is Zstandard (method 93), which needs "
-                    + "libzstd: " + Libzstd.unavailableReason());
+            throw problem(entry, "is Zstandard (method 93), which needs libzstd: " + Libzstd.unavailableReason());
         }
         if (m == ZipFormat.BZIP2 && !Libbz2.available()) {
-            throw new ArchiveFormatException(path.toString(), where + " is bzip2 (method 12), which needs libbz2: "
-                    + Libbz2.unavailableReason());
+            throw problem(entry, "is bzip2 (method 12), which needs libbz2: " + Libbz2.unavailableReason());
         }
+    }
+
+    /** What is wrong with {@code entry}, naming this archive, the entry and its local header's offset. */
+    private ArchiveFormatException problem(ArchiveEntry entry, String what) {
+        return WholeEntryDecoder.problem(path.toString(), entry, what);
     }
 
     /**
@@ -606,10 +606,7 @@ public final class Archive implements AutoCloseable {
     }
 
     private void checkCrc(ArchiveEntry entry, CRC32 crc) throws ArchiveFormatException {
-        if (crc.getValue() != entry.crc()) {
-            throw new ArchiveFormatException(path.toString(), "entry " + entry.name()
-                    + String.format(" has CRC-32 %08x, the directory says %08x", crc.getValue(), entry.crc()));
-        }
+        WholeEntryDecoder.checkCrc(path.toString(), entry, crc.getValue());
     }
 
     private String cacheKey(ArchiveEntry entry) {

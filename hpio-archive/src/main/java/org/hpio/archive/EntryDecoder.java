@@ -101,8 +101,8 @@ final class EntryDecoder implements AutoCloseable {
             }
             return inflater.finished();
         } catch (DataFormatException e) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad " + inflater.method()
-                    + " data: " + e.getMessage(), e);
+            throw WholeEntryDecoder.problem(archive, entry, "has bad " + inflater.method() + " data: "
+                    + e.getMessage(), e);
         }
     }
 
@@ -113,7 +113,7 @@ final class EntryDecoder implements AutoCloseable {
     }
 
     private ArchiveFormatException problem(String what) {
-        return new ArchiveFormatException(archive, "entry " + entry.name() + " " + what);
+        return WholeEntryDecoder.problem(archive, entry, what);
     }
 
     @Override

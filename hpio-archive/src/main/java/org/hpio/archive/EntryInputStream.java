@@ -102,8 +102,8 @@ final class EntryInputStream extends InputStream {
                 fillInput();
             }
         } catch (DataFormatException e) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad " + inflater.method()
-                    + " data: " + e.getMessage(), e);
+            throw WholeEntryDecoder.problem(archive, entry, "has bad " + inflater.method() + " data: "
+                    + e.getMessage(), e);
         }
     }
 
@@ -123,7 +123,7 @@ final class EntryInputStream extends InputStream {
     }
 
     private ArchiveFormatException problem(String what) {
-        return new ArchiveFormatException(archive, "entry " + entry.name() + " " + what);
+        return WholeEntryDecoder.problem(archive, entry, what);
     }
 
     @Override

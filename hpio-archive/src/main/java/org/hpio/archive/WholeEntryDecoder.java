@@ -172,7 +172,7 @@ final class WholeEntryDecoder {
             }
             checkEnd(archive, entry, inflater.getRemaining(), out.position(), warnings);
         } catch (DataFormatException e) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad Deflate data: "
+            throw problem(archive, entry, "has bad Deflate data: "
                     + e.getMessage(), e);
         } finally {
             inflater.end();
@@ -218,7 +218,17 @@ final class WholeEntryDecoder {
         checkCrc(archive, entry, crc.getValue());
     }
 
-    private static ArchiveFormatException problem(String archive, ArchiveEntry entry, String what) {
-        return new ArchiveFormatException(archive, "entry " + entry.name() + " " + what);
+    /**
+     * What is wrong with {@code entry}'s data, naming the archive, the entry and where it lies, as every decoder
+     * says it: "entry NAME (local header at offset N) WHAT".
+     */
+    static ArchiveFormatException problem(String archive, ArchiveEntry entry, String what) {
+        return problem(archive, entry, what, null);
+    }
+
+    /** {@link #problem(String, ArchiveEntry, String)} with the exception that found it. */
+    static ArchiveFormatException problem(String archive, ArchiveEntry entry, String what, Throwable cause) {
+        return new ArchiveFormatException(archive, "entry " + entry.name() + " (local header at offset "
+                + entry.localHeaderOffset() + ") " + what, cause);
     }
 }
