@@ -23,6 +23,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * either segment may be off-heap or a heap array's (heap ones go through a critical downcall).
  */
 public final class Libzstd {
+    /** At least libzstd's ZSTD_error_maxCode (120 in 1.5); no valid size comes near. */
+    private static final long MAX_ERROR_CODE = 120;
     /** libzstd's ZSTD_error_dstSize_tooSmall. */
     private static final int DST_SIZE_TOO_SMALL = 70;
     private static final int KEEP = 8;
@@ -43,10 +45,10 @@ public final class Libzstd {
     }
 
     /** The downcall handles; {@code *Heap} ones are critical downcalls that may be given heap segments. */
-    private record Calls(MethodHandle isError, MethodHandle errorName, MethodHandle errorCode, MethodHandle bound,
+    private record Calls(MethodHandle errorName, MethodHandle errorCode, MethodHandle bound,
                          MethodHandle compress, MethodHandle frameSize, MethodHandle frameSizeHeap,
                          MethodHandle createD, MethodHandle freeD, MethodHandle decompressD,
-                         MethodHandle decompressDHeap, MethodHandle decompressStream, MethodHandle resetD,
+                         MethodHandle decompressDHeap, MethodHandle decompressStream,
                          MethodHandle createC, MethodHandle freeC, MethodHandle setParameter,
                          MethodHandle pledgedSize, MethodHandle compressStream2) {
         static Calls bind(SymbolLookup lib) {
@@ -58,7 +60,6 @@ public final class Libzstd {
                     JAVA_LONG);
             FunctionDescriptor stream = FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, ADDRESS);
             return new Calls(
-                    linker.downcallHandle(lib.findOrThrow("ZSTD_isError"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG)),
                     linker.downcallHandle(lib.findOrThrow("ZSTD_getErrorName"),
                             FunctionDescriptor.of(ADDRESS, JAVA_LONG)),
                     linker.downcallHandle(lib.findOrThrow("ZSTD_getErrorCode"),
@@ -73,8 +74,6 @@ public final class Libzstd {
                     linker.downcallHandle(lib.findOrThrow("ZSTD_decompressDCtx"), decompress),
                     linker.downcallHandle(lib.findOrThrow("ZSTD_decompressDCtx"), decompress, critical),
                     linker.downcallHandle(lib.findOrThrow("ZSTD_decompressStream"), stream),
-                    linker.downcallHandle(lib.findOrThrow("ZSTD_DCtx_reset"),
-                            FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT)),
                     linker.downcallHandle(lib.findOrThrow("ZSTD_createCCtx"), FunctionDescriptor.of(ADDRESS)),
                     linker.downcallHandle(lib.findOrThrow("ZSTD_freeCCtx"), FunctionDescriptor.of(JAVA_LONG, ADDRESS)),
                     linker.downcallHandle(lib.findOrThrow("ZSTD_CCtx_setParameter"),
@@ -174,8 +173,13 @@ public final class Libzstd {
         }
     }
 
-    private static boolean isError(long result) throws Throwable {
-        return (int) CALLS.isError().invokeExact(result) != 0;
+    /**
+     * ZSTD_isError without a downcall: libzstd's error codes are the last {@value #MAX_ERROR_CODE} values of
+     * size_t, {@code (size_t)-code} (zstd_errors.h, ERR_isError: {@code code > ERROR(maxCode)}); the small
+     * entries of an archive make this call worth saving.
+     */
+    private static boolean isError(long result) {
+        return Long.compareUnsigned(result, -MAX_ERROR_CODE) > 0;
     }
 
     private static String errorName(long result) throws Throwable {
@@ -216,9 +220,9 @@ public final class Libzstd {
         return d;
     }
 
+    /** Keeps up to {@value #KEEP} contexts (ZSTD_decompressDCtx starts each frame afresh: no reset needed). */
     private static void give(MemorySegment d) {
         try {
-            long ignored = (long) CALLS.resetD().invokeExact(d, 1); // ZSTD_reset_session_only
             if (FREE.size() < KEEP) {
                 FREE.addFirst(d);
                 return;
