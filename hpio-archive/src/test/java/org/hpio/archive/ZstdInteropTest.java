@@ -86,6 +86,38 @@ class ZstdInteropTest {
         }
     }
 
+    @Test
+    void aZip64ArchiveOfZstdEntriesReadsBothWays() throws Exception {
+        Path root = dir.resolve("many");
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < 70_000; i++) { // past the 16-bit entry count: Zip64 end records
+            String name = "d" + (i % 100) + "/f" + i + ".txt";
+            if (i < 100) {
+                Files.createDirectories(root.resolve(name).getParent());
+            }
+            Files.writeString(root.resolve(name), ("file " + i + " of many, ").repeat(8));
+            names.add(name);
+        }
+        Path zip = dir.resolve("many.zip");
+        new ArchiveBuilder(root).zstdLevel(3).addAll(names).write(zip);
+        try (Archive a = Archive.open(zip)) {
+            assertEquals(70_000, a.entries().size());
+            ArchiveEntry last = a.entry("d99/f69999.txt").orElseThrow();
+            assertEquals(ArchiveEntry.ZSTD, last.method());
+            try (LoadedFile f = a.load(last)) {
+                assertEquals("file 69999 of many, ".repeat(8), new String(f.toByteArray()));
+            }
+        }
+        Tools.Result r = Tools.run(dir, List.of("python3", "-c", """
+                import sys, zipfile_zstd as zipfile
+                with zipfile.ZipFile(sys.argv[1]) as z:
+                    infos = z.infolist()
+                    print(len(infos), infos[-1].compress_type, z.read('d99/f69999.txt').decode()[:16])
+                """, zip.toString()));
+        assertEquals(0, r.exitCode(), r.output());
+        assertEquals("70000 93 file 69999 of ma\n", r.output());
+    }
+
     private static void readsEveryWay(Path zip) throws IOException {
         for (LoadOptions options : List.of(LoadOptions.defaults(), LoadOptions.defaults().withWholeReadBytes(0))) {
             try (Archive a = Archive.open(zip, options)) {
