@@ -6,6 +6,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.lang.ref.Cleaner;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -30,6 +31,8 @@ public final class Libbz2 {
     private static final MethodHandle DECOMPRESS;
     private static final MethodHandle END;
     private static final String UNAVAILABLE;
+    /** Ends a stream when it is closed, once, or when it becomes unreachable unclosed. */
+    private static final Cleaner CLEANER = Cleaner.create();
 
     static {
         MethodHandle init = null;
@@ -92,7 +95,7 @@ public final class Libbz2 {
         private long consumed;
         private long produced;
         private boolean ended;
-        private boolean open;
+        private final Cleaner.Cleanable ending;
 
         /** A decompressor; throws {@link IllegalStateException} saying why when libbz2 is not available. */
         public Decompressor() {
@@ -109,7 +112,8 @@ public final class Libbz2 {
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
             }
-            open = true;
+            MemorySegment s = stream;
+            ending = CLEANER.register(this, () -> end(s));
         }
 
         /**
@@ -153,19 +157,21 @@ public final class Libbz2 {
             return ended;
         }
 
+        /** Frees libbz2's state of the stream (once: closing again does nothing). */
         @Override
         public void close() {
-            if (!open) {
-                return;
-            }
-            open = false;
-            try {
-                int ignored = (int) END.invokeExact(stream);
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
-            }
+            ending.clean();
+        }
+    }
+
+    /** BZ2_bzDecompressEnd on {@code stream}. */
+    private static void end(MemorySegment stream) {
+        try {
+            int ignored = (int) END.invokeExact(stream);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
         }
     }
 }

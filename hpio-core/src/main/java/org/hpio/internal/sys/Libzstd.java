@@ -6,6 +6,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.lang.ref.Cleaner;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -32,6 +33,8 @@ public final class Libzstd {
     private static final Calls CALLS;
     private static final String UNAVAILABLE;
     private static final ConcurrentLinkedDeque<MemorySegment> FREE = new ConcurrentLinkedDeque<>();
+    /** Frees a stream's context when it is closed, once, or when it becomes unreachable unclosed. */
+    private static final Cleaner CLEANER = Cleaner.create();
 
     /**
      * What one whole-buffer decompression did.
@@ -266,6 +269,7 @@ public final class Libzstd {
     /** Streaming decompression of one frame (ZSTD_decompressStream). One thread at a time; close it. */
     public static final class Decompressor extends Stream {
         private final MemorySegment context;
+        private final Cleaner.Cleanable freeing;
         private boolean frameEnded;
 
         public Decompressor() {
@@ -277,6 +281,8 @@ public final class Libzstd {
             if (context.address() == 0) {
                 throw new OutOfMemoryError("ZSTD_createDCtx returned NULL");
             }
+            MemorySegment c = context;
+            freeing = CLEANER.register(this, () -> free(CALLS.freeD(), c));
         }
 
         /**
@@ -302,19 +308,26 @@ public final class Libzstd {
             return frameEnded;
         }
 
+        /** Frees the context (once: closing again does nothing). */
         @Override
         public void close() {
-            try {
-                long ignored = (long) CALLS.freeD().invokeExact(context);
-            } catch (Throwable t) {
-                throw rethrown(t);
-            }
+            freeing.clean();
+        }
+    }
+
+    /** Calls ZSTD_freeDCtx or ZSTD_freeCCtx ({@code free}) on {@code context}. */
+    private static void free(MethodHandle free, MemorySegment context) {
+        try {
+            long ignored = (long) free.invokeExact(context);
+        } catch (Throwable t) {
+            throw rethrown(t);
         }
     }
 
     /** Streaming compression of one frame of a known size (ZSTD_compressStream2). One thread at a time; close it. */
     public static final class Compressor extends Stream {
         private final MemorySegment context;
+        private final Cleaner.Cleanable freeing;
 
         /** A compressor at {@code level} of a frame of {@code size} bytes (written into its header). */
         public Compressor(int level, long size) {
@@ -323,6 +336,8 @@ public final class Libzstd {
                 if (context.address() == 0) {
                     throw new OutOfMemoryError("ZSTD_createCCtx returned NULL");
                 }
+                MemorySegment c = context;
+                freeing = CLEANER.register(this, () -> free(CALLS.freeC(), c));
                 checked((long) CALLS.setParameter().invokeExact(context, 100, level), "compression level"); // ZSTD_c_compressionLevel
                 checked((long) CALLS.pledgedSize().invokeExact(context, size), "ZSTD_CCtx_setPledgedSrcSize");
             } catch (Throwable t) {
@@ -345,13 +360,10 @@ public final class Libzstd {
             }
         }
 
+        /** Frees the context (once: closing again does nothing). */
         @Override
         public void close() {
-            try {
-                long ignored = (long) CALLS.freeC().invokeExact(context);
-            } catch (Throwable t) {
-                throw rethrown(t);
-            }
+            freeing.clean();
         }
     }
 }

@@ -109,6 +109,23 @@ class NativeCodecsTest {
     }
 
     @Test
+    void closingTwiceFreesOnce() {
+        if (Libzstd.available()) {
+            Libzstd.Decompressor d = new Libzstd.Decompressor();
+            d.close();
+            d.close();
+            Libzstd.Compressor c = new Libzstd.Compressor(3, 10);
+            c.close();
+            c.close();
+        }
+        if (Libbz2.available()) {
+            Libbz2.Decompressor b = new Libbz2.Decompressor();
+            b.close();
+            b.close();
+        }
+    }
+
+    @Test
     void bzStreamLayoutIsBzlibs() {
         Map<String, Long> c = CStructOffsets.evaluate(List.of("bzlib.h"), List.of(sizeof("bz_stream"),
                 offsetof("bz_stream", "next_in"), offsetof("bz_stream", "avail_in"),
