@@ -73,6 +73,10 @@ public final class Archive implements AutoCloseable {
         this.file = file;
         this.wholeReads = new WholeEntryReads(this, directory, file, io,
                 options.inflation() == LoadOptions.Inflation.WHOLE);
+        if (directory.prefixBytes() > 0) {
+            warnings.add(path + ": " + directory.prefixBytes() + " bytes before the archive (a prefix such as a "
+                    + "self-extractor's stub); its offsets are taken from where it starts");
+        }
         if (directory.trailingBytes() > 0) {
             warnings.add(path + ": " + directory.trailingBytes() + " bytes after the end of central directory "
                     + "record at offset " + directory.endRecordAt() + " (a trailer); ignored");

@@ -46,14 +46,16 @@ final class CentralDirectory {
     private final long dataLimit;
     private final long endRecordAt;
     private final long trailingBytes;
+    private final long prefixBytes;
     private final NameTable names;
     private final List<ArchiveEntry> entries = new EntryList();
 
     private CentralDirectory(String archive, byte[] raw, int count, long dataLimit, long endRecordAt,
-                             long trailingBytes) {
+                             long trailingBytes, long prefixBytes) {
         this.archive = archive;
         this.endRecordAt = endRecordAt;
         this.trailingBytes = trailingBytes;
+        this.prefixBytes = prefixBytes;
         this.raw = raw;
         this.count = count;
         this.headerAt = new int[count];
@@ -71,7 +73,7 @@ final class CentralDirectory {
         EndOfDirectory.Found end = EndOfDirectory.find(channel, archive);
         byte[] raw = ChannelReads.read(channel, end.offset(), (int) end.size(), archive, "central directory").array();
         CentralDirectory directory = new CentralDirectory(archive, raw, (int) end.count(), end.offset(),
-                end.recordAt(), end.trailingBytes());
+                end.recordAt(), end.trailingBytes(), end.prefixBytes());
         directory.parseAll(end.offset());
         directory.checkOverlaps();
         return directory;
@@ -104,6 +106,11 @@ final class CentralDirectory {
     /** How many bytes follow the end of central directory record and its comment (a trailer; usually 0). */
     long trailingBytes() {
         return trailingBytes;
+    }
+
+    /** How many bytes come before the archive (a self-extractor's stub; usually 0): its offsets are shifted. */
+    long prefixBytes() {
+        return prefixBytes;
     }
 
     /** Where entry {@code i}'s data must have ended: the next local header in offset order, or the directory. */
@@ -182,7 +189,7 @@ final class CentralDirectory {
         }
         uncompressed[index] = sizes[0];
         compressed[index] = sizes[1];
-        localOffset[index] = sizes[2];
+        localOffset[index] = sizes[2] + prefixBytes;
         checkEntry(index, directoryOffset + p);
         return p + total;
     }

@@ -13,7 +13,9 @@ import java.nio.channels.FileChannel;
  * and a central header signature where the directory starts. A Zip64 end of central directory locator just
  * before the candidate is checked the same way (one disk, pointing inside the file at a Zip64 record whose
  * directory checks out) before it is trusted; a locator that does not check out is taken for other bytes (an
- * entry name may hold its signature) when the 32-bit record needs no Zip64 values. The candidate that checks
+ * entry name may hold its signature) when the 32-bit record needs no Zip64 values. Bytes before the archive (a
+ * self-extractor's stub, whose offsets count from where the archive starts) are taken as a prefix only when the
+ * directory and its first entry's local header are found where the prefix puts them ({@link Found#prefixBytes()}). The candidate that checks
  * out and whose comment ends the file wins; failing that, the last one that checks out, followed by bytes that
  * belong to no record (a trailer: {@link Found#trailingBytes()}); failing that, the refusal of the last
  * candidate whose comment ends the file (else of the last candidate), naming the offset.
@@ -23,7 +25,12 @@ final class EndOfDirectory {
      * Where the directory is: {@code count} entries in {@code size} bytes at {@code offset}, entry data before
      * {@code limit}; the end record at {@code recordAt}, followed by {@code trailingBytes} that belong to no record.
      */
-    record Found(long offset, long size, long count, long limit, long recordAt, long trailingBytes) {
+    record Found(long offset, long size, long count, long limit, long recordAt, long trailingBytes,
+                 long prefixBytes) {
+        /** This directory, {@code prefix} bytes further on (and so is every local header). */
+        Found shifted(long prefix) {
+            return new Found(offset + prefix, size, count, limit, recordAt, trailingBytes, prefix);
+        }
     }
 
     private EndOfDirectory() {
@@ -80,7 +87,7 @@ final class EndOfDirectory {
         long count = Short.toUnsignedInt(e.getShort(10));
         long size = Integer.toUnsignedLong(e.getInt(12));
         long offset = Integer.toUnsignedLong(e.getInt(16));
-        Found plain = new Found(offset, size, count, at, at, trailingBytes);
+        Found plain = new Found(offset, size, count, at, at, trailingBytes, 0);
         if (at >= ZipFormat.ZIP64_LOCATOR_SIZE && ChannelReads.read(channel, at - ZipFormat.ZIP64_LOCATOR_SIZE, 4,
                 archive, "Zip64 locator").getInt(0) == ZipFormat.ZIP64_LOCATOR) {
             try {
@@ -124,7 +131,7 @@ final class EndOfDirectory {
             throw new ArchiveFormatException(archive, "multi-disk archives are not supported (Zip64 end of "
                     + "central directory record at offset " + recordAt + ")");
         }
-        return new Found(z.getLong(48), z.getLong(40), z.getLong(32), recordAt, at, trailingBytes);
+        return new Found(z.getLong(48), z.getLong(40), z.getLong(32), recordAt, at, trailingBytes, 0);
     }
 
     /** {@code found} when its directory fits before its limit and starts with a central header signature. */
@@ -138,11 +145,41 @@ final class EndOfDirectory {
             throw new ArchiveFormatException(archive, "central directory of " + count + " entries at offset "
                     + offset + ", " + size + " bytes, does not fit before offset " + limit);
         }
-        if (count > 0 && ChannelReads.read(channel, offset, 4, archive, "central directory").getInt(0)
-                != ZipFormat.CENTRAL_HEADER) {
+        if (count > 0 && !centralHeaderAt(channel, archive, offset)) {
+            Found prefixed = withPrefix(channel, archive, found);
+            if (prefixed != null) {
+                return prefixed;
+            }
             throw new ArchiveFormatException(archive, "central directory entry 0 at offset " + offset
                     + " has no central header signature");
         }
         return found;
+    }
+
+    private static boolean centralHeaderAt(FileChannel channel, String archive, long offset) throws IOException {
+        return ChannelReads.read(channel, offset, 4, archive, "central directory").getInt(0)
+                == ZipFormat.CENTRAL_HEADER;
+    }
+
+    /**
+     * {@code found} shifted by the bytes before the archive (a self-extractor's stub, say: its offsets count from
+     * where the archive starts), as Python's {@code zipfile} and Info-ZIP take it: when the directory, placed to
+     * end where the end records start, begins with a central header whose entry's local header, shifted the same,
+     * begins with a local header signature. Else null.
+     */
+    private static Found withPrefix(FileChannel channel, String archive, Found found) throws IOException {
+        long prefix = found.limit() - found.size() - found.offset();
+        if (prefix <= 0 || !centralHeaderAt(channel, archive, found.offset() + prefix)
+                || found.size() < ZipFormat.CENTRAL_HEADER_SIZE) {
+            return null;
+        }
+        long local = Integer.toUnsignedLong(ChannelReads.read(channel, found.offset() + prefix + 42, 4, archive,
+                "central directory").getInt(0));
+        if (local == ZipFormat.MAX_32 || local + prefix > found.limit() - ZipFormat.LOCAL_HEADER_SIZE) {
+            return null;
+        }
+        boolean localHeader = ChannelReads.read(channel, local + prefix, 4, archive, "local header").getInt(0)
+                == ZipFormat.LOCAL_HEADER;
+        return localHeader ? found.shifted(prefix) : null;
     }
 }

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Issue 20: archives that Python's {@code zipfile} and Info-ZIP read, and that are unambiguous, are read with
  * the right bytes by every load path, and what a strict reader would refuse is said in {@link Archive#warnings()}.
  * Python builds one archive of each oddity ({@code tolerated_oddities.py}: a trailer after the end record, an
- * entry name holding the Zip64 locator signature, bytes after the end of Deflate streams).
+ * entry name holding the Zip64 locator signature, bytes after the end of Deflate streams, a self-extractor's
+ * stub before the archive).
  */
 class ToleratedOdditiesTest {
     @TempDir
@@ -112,5 +113,11 @@ class ToleratedOdditiesTest {
         List<String> warnings = readsRightEverywhere("deflate-tail");
         assertSays(warnings, "deflate-tail.zip: entry tail/0.txt (local header at offset 0) has 3 bytes after "
                 + "the end of its compressed stream", "entry tail/1.txt", "has 16 bytes after");
+    }
+
+    @Test
+    void bytesBeforeTheArchiveAreAPrefixItsOffsetsCountFrom() throws IOException {
+        List<String> warnings = readsRightEverywhere("prefix");
+        assertSays(warnings, "prefix.zip: 166 bytes before the archive (a prefix such as a self-extractor's stub)");
     }
 }

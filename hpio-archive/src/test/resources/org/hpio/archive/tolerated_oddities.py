@@ -1,6 +1,6 @@
 # Builds one Zip archive of each oddity hpio tolerates (issue 20) with Python's zipfile, then changes bytes:
 # a trailer after the end record, an entry name holding the Zip64 locator signature, bytes after the end of
-# Deflate streams. For each archive X.zip, X.expected/<i> holds entry i's contents. Usage: python3 THIS OUT_DIR
+# Deflate streams, a self-extractor's stub before the archive. For each archive X.zip, X.expected/<i> holds entry i's contents. Usage: python3 THIS OUT_DIR
 import os, random, struct, sys, zipfile, zlib
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -64,3 +64,15 @@ for i, info in enumerate(infos):
     p += 46 + sum(struct.unpack_from("<HHH", b, p + 28))
 open(path, "wb").write(b)
 expect("deflate-tail", files)
+
+# 4. bytes before the archive (a self-extractor's stub), its offsets counting from where the archive starts
+files = [text(5000, 6), rnd.randbytes(3000), text(12000, 7)]
+with zipfile.ZipFile(os.path.join(out, "prefix.tmp"), "w") as z:
+    z.writestr("sfx/one.txt", files[0], zipfile.ZIP_DEFLATED)
+    z.writestr("sfx/two.bin", files[1], zipfile.ZIP_STORED)
+    z.writestr("sfx/three.txt", files[2], zipfile.ZIP_DEFLATED)
+stub = b"#!/bin/sh\necho 'a self-extractor would unpack itself here'\nexit 0\n" + bytes(100)
+with open(os.path.join(out, "prefix.zip"), "wb") as f:
+    f.write(stub + open(os.path.join(out, "prefix.tmp"), "rb").read())
+os.remove(os.path.join(out, "prefix.tmp"))
+expect("prefix", files)
