@@ -3,6 +3,8 @@ package org.hpio.archive;
 import org.hpio.archive.order.Layout;
 
 import org.hpio.archive.cache.FileCache;
+import org.hpio.internal.sys.Libbz2;
+import org.hpio.internal.sys.Libzstd;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
 
@@ -48,6 +50,8 @@ import java.util.zip.CRC32;
 public final class Archive implements AutoCloseable {
     /** Deflate's greatest expansion: 258 bytes from one bit, about 1032:1 (zlib's technical note). */
     static final long MAX_DEFLATE_RATIO = 1032;
+    /** Zstandard's greatest expansion, about: a 4-byte RLE block (3-byte header, 1 byte) makes 128 KiB. */
+    static final long MAX_ZSTD_RATIO = 32_768;
 
     private final Path path;
     private final FileChannel channel;
@@ -57,6 +61,7 @@ public final class Archive implements AutoCloseable {
     /** The archive through the page cache for blocking positional reads (small entries); owned, closed last. */
     private final NativeFile file;
     private final WholeEntryReads wholeReads;
+    private final ArchiveWarnings warnings = new ArchiveWarnings();
 
     private Archive(Path path, FileChannel channel, CentralDirectory directory, LoadOptions options, BlockIo io,
                     NativeFile file) {
@@ -68,6 +73,14 @@ public final class Archive implements AutoCloseable {
         this.file = file;
         this.wholeReads = new WholeEntryReads(this, directory, file, io,
                 options.inflation() == LoadOptions.Inflation.WHOLE);
+        if (directory.prefixBytes() > 0) {
+            warnings.add(path + ": " + directory.prefixBytes() + " bytes before the archive (a prefix such as a "
+                    + "self-extractor's stub); its offsets are taken from where it starts");
+        }
+        if (directory.trailingBytes() > 0) {
+            warnings.add(path + ": " + directory.trailingBytes() + " bytes after the end of central directory "
+                    + "record at offset " + directory.endRecordAt() + " (a trailer); ignored");
+        }
     }
 
     /** Opens the archive at {@code file} with the {@link LoadOptions#defaults() default load options}. */
@@ -105,6 +118,20 @@ public final class Archive implements AutoCloseable {
     /** The archive's file. */
     public Path path() {
         return path;
+    }
+
+    /**
+     * What this archive holds that a strict reader would refuse but that is unambiguous, so is read anyway
+     * (bytes after the end of central directory record; bytes after the end of an entry's compressed stream,
+     * within its compressed size, once a read has met them), in the order found, each naming the archive.
+     */
+    public List<String> warnings() {
+        return warnings.all();
+    }
+
+    /** The warning sink the decoders of this archive's entries report to. */
+    ArchiveWarnings warningSink() {
+        return warnings;
     }
 
     /** The entries in central directory order. */
@@ -216,14 +243,9 @@ public final class Archive implements AutoCloseable {
      * caller closes it (the archive stays open).
      */
     public InputStream openStream(ArchiveEntry entry) throws IOException {
-        if (entry.isEncrypted()) {
-            throw new ArchiveFormatException(path.toString(), "entry " + entry.name() + " is encrypted");
-        }
-        if (entry.method() != ZipFormat.STORED && entry.method() != ZipFormat.DEFLATED) {
-            throw new ArchiveFormatException(path.toString(), "unsupported method " + entry.method() + " in entry "
-                    + entry.name());
-        }
-        return new EntryInputStream(channel, path.toString(), entry, dataOffset(entry));
+        checkMethod(entry);
+        checkExpansion(entry);
+        return new EntryInputStream(channel, path.toString(), entry, dataOffset(entry), warnings);
     }
 
     /** The whole uncompressed content of {@code entry} (less than 2 GiB), checked. */
@@ -433,23 +455,54 @@ public final class Archive implements AutoCloseable {
 
     /** Checks what the central directory alone tells: method, encryption, sizes (no I/O). */
     void checkReadable(ArchiveEntry entry) throws ArchiveFormatException {
-        String archive = path.toString();
-        if (entry.isEncrypted()) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " is encrypted");
-        }
-        if (entry.method() != ZipFormat.STORED && entry.method() != ZipFormat.DEFLATED) {
-            throw new ArchiveFormatException(archive, "unsupported method " + entry.method() + " in entry "
-                    + entry.name());
-        }
+        checkMethod(entry);
         if (entry.method() == ZipFormat.STORED && entry.compressedSize() != entry.uncompressedSize()) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " is stored but says "
-                    + entry.uncompressedSize() + " bytes in " + entry.compressedSize());
+            throw problem(entry, "is stored but says " + entry.uncompressedSize() + " bytes in "
+                    + entry.compressedSize());
         }
-        if (entry.method() == ZipFormat.DEFLATED
-                && entry.uncompressedSize() / MAX_DEFLATE_RATIO > entry.compressedSize() + 1) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " claims " + entry.uncompressedSize()
-                    + " bytes from " + entry.compressedSize() + " compressed: more than Deflate can expand");
+        checkExpansion(entry);
+    }
+
+    /** Checks that {@code entry}'s method can expand its compressed size to its uncompressed size. */
+    private void checkExpansion(ArchiveEntry entry) throws ArchiveFormatException {
+        long ratio = switch (entry.method()) {
+            case ZipFormat.DEFLATED -> MAX_DEFLATE_RATIO;
+            case ZipFormat.ZSTD -> MAX_ZSTD_RATIO;
+            default -> 0; // stored: sizes equal; bzip2: no useful bound
+        };
+        if (ratio > 0 && entry.uncompressedSize() / ratio > entry.compressedSize() + 1) {
+            throw problem(entry, "claims " + entry.uncompressedSize() + " bytes from " + entry.compressedSize()
+                    + " compressed: more than " + (ratio == MAX_ZSTD_RATIO ? "Zstandard" : "Deflate")
+                    + " can expand");
         }
+    }
+
+    /**
+     * Checks that {@code entry} is not encrypted and its method is one hpio reads (stored, Deflate, Zstandard with
+     * libzstd present, bzip2 with libbz2 present); the refusal names the method, the entry and its local header's
+     * offset.
+     */
+    private void checkMethod(ArchiveEntry entry) throws ArchiveFormatException {
+        if (entry.isEncrypted()) {
+            throw problem(entry, "is encrypted");
+        }
+        int m = entry.method();
+        if (m != ZipFormat.STORED && m != ZipFormat.DEFLATED && m != ZipFormat.ZSTD && m != ZipFormat.BZIP2) {
+            throw problem(entry, "uses " + entry.methodName()
+                    + (entry.methodName().startsWith("method") ? "" : " (method " + m + ")")
+                    + ", which hpio does not read (it reads stored, Deflate, Zstandard and bzip2 entries)");
+        }
+        if (m == ZipFormat.ZSTD && !Libzstd.available()) {
+            throw problem(entry, "is Zstandard (method 93), which needs libzstd: " + Libzstd.unavailableReason());
+        }
+        if (m == ZipFormat.BZIP2 && !Libbz2.available()) {
+            throw problem(entry, "is bzip2 (method 12), which needs libbz2: " + Libbz2.unavailableReason());
+        }
+    }
+
+    /** What is wrong with {@code entry}, naming this archive, the entry and its local header's offset. */
+    private ArchiveFormatException problem(ArchiveEntry entry, String what) {
+        return WholeEntryDecoder.problem(path.toString(), entry, what);
     }
 
     /**
@@ -500,7 +553,8 @@ public final class Archive implements AutoCloseable {
 
     /** Whether {@code entry} is inflated whole (read whole, then one decompressor call). */
     private boolean inflatesWhole(ArchiveEntry entry) {
-        return entry.method() == ZipFormat.DEFLATED && options.inflation() != LoadOptions.Inflation.BLOCKS
+        return (entry.method() == ZipFormat.ZSTD || entry.method() == ZipFormat.DEFLATED
+                && options.inflation() != LoadOptions.Inflation.BLOCKS)
                 && entry.compressedSize() <= LoadOptions.Inflation.MAX_WHOLE_BYTES
                 && entry.uncompressedSize() <= Integer.MAX_VALUE - 8;
     }
@@ -525,7 +579,7 @@ public final class Archive implements AutoCloseable {
             MemorySegment memory = io.allocate(scratch, range.length()).asSlice(0, range.length());
             MemorySegment compressed = readRaw(entry, data, range, memory, null);
             WholeEntryDecoder.decode(path.toString(), entry, compressed, destination,
-                    options.inflation() == LoadOptions.Inflation.WHOLE);
+                    options.inflation() == LoadOptions.Inflation.WHOLE, warnings);
         }
     }
 
@@ -551,14 +605,12 @@ public final class Archive implements AutoCloseable {
 
     private EntryDecoder decoder(ArchiveEntry entry, long data) {
         return new EntryDecoder(path.toString(), entry,
-                new BlockStream(io, data, data + entry.compressedSize(), path + ": entry " + entry.name()));
+                new BlockStream(io, data, data + entry.compressedSize(), path + ": entry " + entry.name()),
+                warnings);
     }
 
     private void checkCrc(ArchiveEntry entry, CRC32 crc) throws ArchiveFormatException {
-        if (crc.getValue() != entry.crc()) {
-            throw new ArchiveFormatException(path.toString(), "entry " + entry.name()
-                    + String.format(" has CRC-32 %08x, the directory says %08x", crc.getValue(), entry.crc()));
-        }
+        WholeEntryDecoder.checkCrc(path.toString(), entry, crc.getValue());
     }
 
     private String cacheKey(ArchiveEntry entry) {

@@ -18,6 +18,10 @@ public record ArchiveEntry(String name, int method, int flags, long crc, long co
     public static final int STORED = ZipFormat.STORED;
     /** Method 8: the data is raw Deflate. */
     public static final int DEFLATED = ZipFormat.DEFLATED;
+    /** Method 93: Zstandard, read and written through the system's libzstd. */
+    public static final int ZSTD = ZipFormat.ZSTD;
+    /** Method 12: bzip2, read (not written) through the system's libbz2. */
+    public static final int BZIP2 = ZipFormat.BZIP2;
 
     /** Whether the entry is a directory (its name ends in '/'). */
     public boolean isDirectory() {
@@ -34,6 +38,11 @@ public record ArchiveEntry(String name, int method, int flags, long crc, long co
         return switch (method) {
             case STORED -> "stored";
             case DEFLATED -> "deflate";
+            case ZSTD -> "zstd";
+            case 12 -> "bzip2";
+            case 14 -> "lzma";
+            case 95 -> "xz";
+            case 9 -> "deflate64";
             default -> "method " + method;
         };
     }

@@ -443,7 +443,7 @@ public final class ArchiveLoader implements AutoCloseable {
             checkFits(e);
             s.entry = e;
             long span = span(e);
-            s.cost = span + (e.method() == ZipFormat.DEFLATED ? e.uncompressedSize() : 0);
+            s.cost = span + (e.method() != ZipFormat.STORED ? e.uncompressedSize() : 0);
         } catch (IOException e) {
             s.failure = e;
             s.decoded = true;
@@ -499,7 +499,7 @@ public final class ArchiveLoader implements AutoCloseable {
         long to = Math.min(io.fileSize(), (end + align - 1) / align * align);
         long extra = 0;
         for (Slot s : slots) {
-            if (s.entry.method() == ZipFormat.DEFLATED) {
+            if (s.entry.method() != ZipFormat.STORED) {
                 s.outputOffset = to - from + extra;
                 extra += (s.entry.uncompressedSize() + 63) & ~63L;
             }
@@ -613,7 +613,7 @@ public final class ArchiveLoader implements AutoCloseable {
             MemorySegment raw = run.fileBytes(data, e.compressedSize());
             MemorySegment contents = e.method() == ZipFormat.STORED ? raw
                     : run.memory.asSlice(s.outputOffset, e.uncompressedSize());
-            WholeEntryDecoder.decode(archiveName, e, raw, contents, nativeInflate);
+            WholeEntryDecoder.decode(archiveName, e, raw, contents, nativeInflate, archive.warningSink());
             io.countLoad(e.uncompressedSize());
             LoadedFile f = new LoadedFile(e.name(), contents, run::release);
             ok = true;
@@ -654,7 +654,7 @@ public final class ArchiveLoader implements AutoCloseable {
     private Slot claimable() {
         boolean head = true;
         for (Slot s : window) {
-            if (!head && !s.claimed && s.entry != null && s.entry.method() == ZipFormat.DEFLATED) {
+            if (!head && !s.claimed && s.entry != null && s.entry.method() != ZipFormat.STORED) {
                 return s;
             }
             head = false;

@@ -1,7 +1,6 @@
 package org.hpio.archive;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +17,9 @@ import java.util.RandomAccess;
  * table from name to entry, so that a lookup by path costs one hash and one byte comparison, with no scan and
  * no object per entry. {@link ArchiveEntry} records are made on demand.
  *
- * <p>Reading: finds the end of central directory record (scanning back over a comment of up to 64 KiB),
- * follows the Zip64 locator to the Zip64 record when there is one, and parses every central header, taking
+ * <p>Reading: finds the end of central directory record and, when there is one, the Zip64 record, checking
+ * each candidate before trusting it ({@link EndOfDirectory}: tolerates a trailer after the record, and a
+ * locator signature inside an entry name), and parses every central header, taking
  * sizes and offsets from the Zip64 extra field (§4.5.3) where the 32-bit fields hold the marker. Names are UTF-8
  * when flag bit 11 says so, else code page 437.
  *
@@ -44,11 +44,18 @@ final class CentralDirectory {
     /** Where each entry's data starts, once a load has checked its local header; 0 until then. */
     private final java.util.concurrent.atomic.AtomicLongArray checkedDataStart;
     private final long dataLimit;
+    private final long endRecordAt;
+    private final long trailingBytes;
+    private final long prefixBytes;
     private final NameTable names;
     private final List<ArchiveEntry> entries = new EntryList();
 
-    private CentralDirectory(String archive, byte[] raw, int count, long dataLimit) {
+    private CentralDirectory(String archive, byte[] raw, int count, long dataLimit, long endRecordAt,
+                             long trailingBytes, long prefixBytes) {
         this.archive = archive;
+        this.endRecordAt = endRecordAt;
+        this.trailingBytes = trailingBytes;
+        this.prefixBytes = prefixBytes;
         this.raw = raw;
         this.count = count;
         this.headerAt = new int[count];
@@ -63,43 +70,11 @@ final class CentralDirectory {
 
     /** Reads the directory of the Zip file open on {@code channel}; {@code archive} names it in errors. */
     static CentralDirectory read(FileChannel channel, String archive) throws IOException {
-        long fileSize = channel.size();
-        long end = findEnd(channel, fileSize, archive);
-        ByteBuffer e = ChannelReads.read(channel, end, ZipFormat.END_SIZE, archive, "end of central directory");
-        if (e.getShort(4) != 0 || e.getShort(6) != 0) {
-            throw new ArchiveFormatException(archive, "multi-disk archives are not supported");
-        }
-        long count = Short.toUnsignedInt(e.getShort(10));
-        long size = Integer.toUnsignedLong(e.getInt(12));
-        long offset = Integer.toUnsignedLong(e.getInt(16));
-        long limit = end;
-        if (end >= ZipFormat.ZIP64_LOCATOR_SIZE && ChannelReads.read(channel, end - ZipFormat.ZIP64_LOCATOR_SIZE,
-                4, archive, "Zip64 locator").getInt(0) == ZipFormat.ZIP64_LOCATOR) {
-            ByteBuffer locator = ChannelReads.read(channel, end - ZipFormat.ZIP64_LOCATOR_SIZE,
-                    ZipFormat.ZIP64_LOCATOR_SIZE, archive, "Zip64 locator");
-            limit = locator.getLong(8);
-            if (limit < 0 || limit > end - ZipFormat.ZIP64_LOCATOR_SIZE - ZipFormat.ZIP64_END_SIZE) {
-                throw new ArchiveFormatException(archive, "Zip64 locator points to offset " + limit
-                        + ", outside the file");
-            }
-            ByteBuffer z = ChannelReads.read(channel, limit, ZipFormat.ZIP64_END_SIZE, archive,
-                    "Zip64 end of central directory");
-            if (z.getInt(0) != ZipFormat.ZIP64_END_OF_CENTRAL_DIRECTORY) {
-                throw new ArchiveFormatException(archive, "no Zip64 end of central directory record at offset "
-                        + limit + " where the locator points");
-            }
-            count = z.getLong(32);
-            size = z.getLong(40);
-            offset = z.getLong(48);
-        }
-        if (offset < 0 || size < 0 || count < 0 || offset > limit || size > limit - offset
-                || size > Integer.MAX_VALUE - 8 || count > size / ZipFormat.CENTRAL_HEADER_SIZE) {
-            throw new ArchiveFormatException(archive, "central directory of " + count + " entries at offset "
-                    + offset + ", " + size + " bytes, does not fit before offset " + limit);
-        }
-        byte[] raw = ChannelReads.read(channel, offset, (int) size, archive, "central directory").array();
-        CentralDirectory directory = new CentralDirectory(archive, raw, (int) count, offset);
-        directory.parseAll(offset);
+        EndOfDirectory.Found end = EndOfDirectory.find(channel, archive);
+        byte[] raw = ChannelReads.read(channel, end.offset(), (int) end.size(), archive, "central directory").array();
+        CentralDirectory directory = new CentralDirectory(archive, raw, (int) end.count(), end.offset(),
+                end.recordAt(), end.trailingBytes(), end.prefixBytes());
+        directory.parseAll(end.offset());
         directory.checkOverlaps();
         return directory;
     }
@@ -121,6 +96,21 @@ final class CentralDirectory {
     /** The offset where entry data must end (the start of the central directory). */
     long dataLimit() {
         return dataLimit;
+    }
+
+    /** Where the end of central directory record starts. */
+    long endRecordAt() {
+        return endRecordAt;
+    }
+
+    /** How many bytes follow the end of central directory record and its comment (a trailer; usually 0). */
+    long trailingBytes() {
+        return trailingBytes;
+    }
+
+    /** How many bytes come before the archive (a self-extractor's stub; usually 0): its offsets are shifted. */
+    long prefixBytes() {
+        return prefixBytes;
     }
 
     /** Where entry {@code i}'s data must have ended: the next local header in offset order, or the directory. */
@@ -199,7 +189,7 @@ final class CentralDirectory {
         }
         uncompressed[index] = sizes[0];
         compressed[index] = sizes[1];
-        localOffset[index] = sizes[2];
+        localOffset[index] = sizes[2] + prefixBytes;
         checkEntry(index, directoryOffset + p);
         return p + total;
     }
@@ -409,21 +399,5 @@ final class CentralDirectory {
             }
             return h ^ (h >>> 16);
         }
-    }
-
-    /** Finds the end of central directory record: the last signature whose comment ends the file. */
-    private static long findEnd(FileChannel channel, long fileSize, String archive) throws IOException {
-        if (fileSize < ZipFormat.END_SIZE) {
-            throw new ArchiveFormatException(archive, "too short to be a Zip file (" + fileSize + " bytes)");
-        }
-        int tail = (int) Math.min(fileSize, ZipFormat.END_SIZE + ZipFormat.MAX_16);
-        ByteBuffer b = ChannelReads.read(channel, fileSize - tail, tail, archive, "end of the file");
-        for (int i = tail - ZipFormat.END_SIZE; i >= 0; i--) {
-            if (b.getInt(i) == ZipFormat.END_OF_CENTRAL_DIRECTORY
-                    && i + ZipFormat.END_SIZE + Short.toUnsignedInt(b.getShort(i + 20)) == tail) {
-                return fileSize - tail + i;
-            }
-        }
-        throw new ArchiveFormatException(archive, "no end of central directory record: not a Zip file");
     }
 }

@@ -4,32 +4,34 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 
 /**
  * The uncompressed bytes of one entry from a {@link BlockStream} of its data: each block is inflated (or, for a
  * stored entry, copied) as soon as it arrives, while the following blocks are still being read (002 §3.2). The
- * Inflater reads the block's off-heap memory in place and writes straight into the caller's buffer.
+ * {@link StreamDecompressor} (Deflate or Zstandard) reads the block's off-heap memory in place.
  *
- * <p>At the end it checks that the Deflate stream ended exactly at the end of the compressed data, and the size
- * and CRC-32 against the central directory, throwing {@link ArchiveFormatException} naming the entry when they
- * differ; the data is not valid until {@link #read} has returned -1. Owns the stream and its Inflater: close it.
+ * <p>At the end it checks the size and CRC-32 against the central directory ({@link WholeEntryDecoder}'s
+ * checks; bytes after the end of the compressed stream are said in the archive's warnings), throwing
+ * {@link ArchiveFormatException} naming the entry when they differ; the data is not valid until {@link #read} has
+ * returned -1. Owns the stream and its decompressor: close it.
  */
 final class EntryDecoder implements AutoCloseable {
     private final String archive;
     private final ArchiveEntry entry;
     private final BlockStream blocks;
-    private final Inflater inflater;
+    private final StreamDecompressor inflater;
     private final CRC32 crc = new CRC32();
+    private final ArchiveWarnings warnings;
     private ByteBuffer input;
     private long produced;
     private boolean ended;
 
-    EntryDecoder(String archive, ArchiveEntry entry, BlockStream blocks) {
+    EntryDecoder(String archive, ArchiveEntry entry, BlockStream blocks, ArchiveWarnings warnings) {
         this.archive = archive;
+        this.warnings = warnings;
         this.entry = entry;
         this.blocks = blocks;
-        this.inflater = entry.method() == ZipFormat.DEFLATED ? new Inflater(true) : null;
+        this.inflater = StreamDecompressor.of(entry);
     }
 
     /**
@@ -77,11 +79,11 @@ final class EntryDecoder implements AutoCloseable {
         return false;
     }
 
-    /** Inflates; true when the Deflate stream has finished. */
+    /** Decompresses; true when the compressed stream has finished. */
     private boolean inflate(ByteBuffer out) throws IOException {
         try {
             while (out.hasRemaining()) {
-                inflater.inflate(out);
+                inflater.decompress(out);
                 if (inflater.finished()) {
                     return true;
                 }
@@ -91,42 +93,33 @@ final class EntryDecoder implements AutoCloseable {
                 if (inflater.needsInput()) {
                     input = blocks.next();
                     if (input == null) {
-                        throw problem("has a Deflate stream that ends before its " + entry.compressedSize()
-                                + " compressed bytes do");
+                        throw problem("has a " + inflater.method() + " stream that ends before its "
+                                + entry.compressedSize() + " compressed bytes do");
                     }
                     inflater.setInput(input);
                 }
             }
             return inflater.finished();
         } catch (DataFormatException e) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad Deflate data: "
+            throw WholeEntryDecoder.problem(archive, entry, "has bad " + inflater.method() + " data: "
                     + e.getMessage(), e);
         }
     }
 
     private void checkEnd() throws ArchiveFormatException {
-        if (inflater != null) {
-            long left = inflater.getRemaining() + blocks.remaining();
-            if (left > 0) {
-                throw problem("has " + left + " compressed bytes after the end of its Deflate stream");
-            }
-        }
-        if (produced != entry.uncompressedSize()) {
-            throw problem("holds " + produced + " bytes, the directory says " + entry.uncompressedSize());
-        }
-        if (crc.getValue() != entry.crc()) {
-            throw problem(String.format("has CRC-32 %08x, the directory says %08x", crc.getValue(), entry.crc()));
-        }
+        long left = inflater == null ? 0 : inflater.remaining() + blocks.remaining();
+        WholeEntryDecoder.checkEnd(archive, entry, left, produced, warnings);
+        WholeEntryDecoder.checkCrc(archive, entry, crc.getValue());
     }
 
     private ArchiveFormatException problem(String what) {
-        return new ArchiveFormatException(archive, "entry " + entry.name() + " " + what);
+        return WholeEntryDecoder.problem(archive, entry, what);
     }
 
     @Override
     public void close() {
         if (inflater != null) {
-            inflater.end();
+            inflater.close();
         }
         blocks.close();
     }

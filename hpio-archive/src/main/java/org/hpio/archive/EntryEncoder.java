@@ -1,9 +1,14 @@
 package org.hpio.archive;
 
+import org.hpio.internal.sys.Libzstd;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -17,7 +22,9 @@ import java.util.zip.DeflaterOutputStream;
  * decompression overlaps I/O) and produces its data: Deflate when it saves at least the configured share of the
  * file, stored otherwise and for extensions that are already compressed. Files up to {@code inMemoryLimit}
  * bytes are read and compressed once in memory; larger ones are streamed twice (measure, then write), and a file
- * that changed in between is an error. Owns one {@link Deflater}; not thread-safe; close it.
+ * that changed in between is an error. With a Zstandard level (issue 20), compressed entries are Zstandard
+ * (method 93, one frame with its content size, through libzstd) instead of Deflate, by the same rules.
+ * Owns one {@link Deflater}; not thread-safe; close it.
  */
 final class EntryEncoder implements AutoCloseable {
     private static final int CHUNK = 1 << 16;
@@ -26,9 +33,21 @@ final class EntryEncoder implements AutoCloseable {
     private final double minSavings;
     private final Set<String> storedExtensions;
     private final long inMemoryLimit;
+    /** The Zstandard level, or null for Deflate. */
+    private final Integer zstdLevel;
 
     EntryEncoder(int level, double minSavings, Set<String> storedExtensions, long inMemoryLimit) {
-        this.deflater = new Deflater(level, true);
+        this(level, null, minSavings, storedExtensions, inMemoryLimit);
+    }
+
+    /** An encoder compressing with Deflate at {@code deflateLevel}, or Zstandard at {@code zstdLevel} if not null. */
+    EntryEncoder(int deflateLevel, Integer zstdLevel, double minSavings, Set<String> storedExtensions,
+                 long inMemoryLimit) {
+        if (zstdLevel != null && !Libzstd.available()) {
+            throw new IllegalStateException("Zstandard entries need libzstd: " + Libzstd.unavailableReason());
+        }
+        this.zstdLevel = zstdLevel;
+        this.deflater = new Deflater(deflateLevel, true);
         this.minSavings = minSavings;
         this.storedExtensions = Set.copyOf(storedExtensions);
         this.inMemoryLimit = inMemoryLimit;
@@ -41,18 +60,19 @@ final class EntryEncoder implements AutoCloseable {
             byte[] raw = Files.readAllBytes(source);
             CRC32 crc = new CRC32();
             crc.update(raw);
-            byte[] deflated = tryDeflate && raw.length > 0 ? deflate(raw) : null;
+            byte[] deflated = tryDeflate && raw.length > 0 ? compress(raw) : null;
             if (deflated != null && savesEnough(raw.length, deflated.length)) {
-                return new EncodedEntry(name, source, ZipFormat.DEFLATED, crc.getValue(), deflated.length,
+                return new EncodedEntry(name, source, method(), crc.getValue(), deflated.length,
                         raw.length, deflated);
             }
             return new EncodedEntry(name, source, ZipFormat.STORED, crc.getValue(), raw.length, raw.length, raw);
         }
         CRC32 crc = new CRC32();
         CountingOutputStream deflatedCount = new CountingOutputStream(OutputStream.nullOutputStream());
-        long size = tryDeflate ? pumpDeflated(source, deflatedCount, crc) : pump(source, OutputStream.nullOutputStream(), crc);
+        long size = tryDeflate ? pumpCompressed(source, deflatedCount, crc)
+                : pump(source, OutputStream.nullOutputStream(), crc);
         boolean deflate = tryDeflate && savesEnough(size, deflatedCount.count());
-        return new EncodedEntry(name, source, deflate ? ZipFormat.DEFLATED : ZipFormat.STORED, crc.getValue(),
+        return new EncodedEntry(name, source, deflate ? method() : ZipFormat.STORED, crc.getValue(),
                 deflate ? deflatedCount.count() : size, size, null);
     }
 
@@ -64,7 +84,7 @@ final class EntryEncoder implements AutoCloseable {
         }
         CRC32 crc = new CRC32();
         CountingOutputStream counted = new CountingOutputStream(out);
-        long size = entry.method() == ZipFormat.DEFLATED ? pumpDeflated(entry.source(), counted, crc)
+        long size = entry.method() != ZipFormat.STORED ? pumpCompressed(entry.source(), counted, crc)
                 : pump(entry.source(), counted, crc);
         if (size != entry.uncompressedSize() || crc.getValue() != entry.crc()
                 || counted.count() != entry.compressedSize()) {
@@ -74,6 +94,38 @@ final class EntryEncoder implements AutoCloseable {
 
     private boolean savesEnough(long size, long compressedSize) {
         return compressedSize < size && size - compressedSize >= Math.ceil(minSavings * size);
+    }
+
+    /** The method compressed entries get. */
+    private int method() {
+        return zstdLevel == null ? ZipFormat.DEFLATED : ZipFormat.ZSTD;
+    }
+
+    private byte[] compress(byte[] raw) throws IOException {
+        return zstdLevel == null ? deflate(raw) : zstd(raw);
+    }
+
+    /** {@code raw} as one Zstandard frame (off-heap for the call: a long critical downcall would stall GC). */
+    private byte[] zstd(byte[] raw) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment in = arena.allocate(raw.length);
+            MemorySegment.copy(raw, 0, in, ValueLayout.JAVA_BYTE, 0, raw.length);
+            MemorySegment out = arena.allocate(Libzstd.compressBound(raw.length));
+            long n = Libzstd.compress(in, out, zstdLevel);
+            return out.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+        }
+    }
+
+    /** Streams {@code source} compressed to {@code sink} (not closed); returns the uncompressed bytes. */
+    private long pumpCompressed(Path source, OutputStream sink, CRC32 crc) throws IOException {
+        if (zstdLevel == null) {
+            return pumpDeflated(source, sink, crc);
+        }
+        try (ZstdOutputStream z = new ZstdOutputStream(sink, zstdLevel, Files.size(source))) {
+            long size = pump(source, z, crc);
+            z.finish();
+            return size;
+        }
     }
 
     private byte[] deflate(byte[] raw) throws IOException {

@@ -6,13 +6,13 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 
 /**
  * The uncompressed bytes of one entry, read with positional reads from the archive's channel (which this
- * stream does not own) and inflated when the entry is Deflate. At the end of the data it checks that the
- * compressed and uncompressed sizes and the CRC-32 match the central directory, and throws
- * {@link ArchiveFormatException} naming the entry when they do not. Owns its {@link Inflater}; close it.
+ * stream does not own) and decompressed when the entry is compressed (Deflate, Zstandard, bzip2). At the end of
+ * the data it checks that the size and the CRC-32 match the central directory ({@link WholeEntryDecoder}'s
+ * checks; bytes after the end of the compressed stream are said in the archive's warnings), and throws
+ * {@link ArchiveFormatException} naming the entry when they do not. Owns its {@link StreamDecompressor}; close it.
  */
 final class EntryInputStream extends InputStream {
     private static final int CHUNK = 1 << 16;
@@ -20,21 +20,24 @@ final class EntryInputStream extends InputStream {
     private final FileChannel channel;
     private final String archive;
     private final ArchiveEntry entry;
-    private final Inflater inflater;
+    private final StreamDecompressor inflater;
     private final byte[] input;
     private final CRC32 crc = new CRC32();
+    private final ArchiveWarnings warnings;
     private long position;
     private long compressedLeft;
     private long produced;
     private boolean ended;
 
-    EntryInputStream(FileChannel channel, String archive, ArchiveEntry entry, long dataOffset) {
+    EntryInputStream(FileChannel channel, String archive, ArchiveEntry entry, long dataOffset,
+                     ArchiveWarnings warnings) {
         this.channel = channel;
+        this.warnings = warnings;
         this.archive = archive;
         this.entry = entry;
         this.position = dataOffset;
         this.compressedLeft = entry.compressedSize();
-        this.inflater = entry.method() == ZipFormat.DEFLATED ? new Inflater(true) : null;
+        this.inflater = StreamDecompressor.of(entry);
         this.input = new byte[(int) Math.min(CHUNK, Math.max(1, compressedLeft))];
     }
 
@@ -82,7 +85,7 @@ final class EntryInputStream extends InputStream {
     private int readInflated(byte[] b, int off, int len) throws IOException {
         try {
             while (true) {
-                int n = inflater.inflate(b, off, len);
+                int n = inflater.decompress(ByteBuffer.wrap(b, off, len));
                 if (n > 0) {
                     return n;
                 }
@@ -93,13 +96,13 @@ final class EntryInputStream extends InputStream {
                     throw problem("has a Deflate stream that needs a preset dictionary");
                 }
                 if (compressedLeft == 0) {
-                    throw problem("has a Deflate stream that ends before its " + entry.compressedSize()
-                            + " compressed bytes do");
+                    throw problem("has a " + inflater.method() + " stream that ends before its "
+                            + entry.compressedSize() + " compressed bytes do");
                 }
                 fillInput();
             }
         } catch (DataFormatException e) {
-            throw new ArchiveFormatException(archive, "entry " + entry.name() + " has bad Deflate data: "
+            throw WholeEntryDecoder.problem(archive, entry, "has bad " + inflater.method() + " data: "
                     + e.getMessage(), e);
         }
     }
@@ -110,31 +113,24 @@ final class EntryInputStream extends InputStream {
                 "data of entry " + entry.name());
         position += n;
         compressedLeft -= n;
-        inflater.setInput(input, 0, n);
+        inflater.setInput(ByteBuffer.wrap(input, 0, n));
     }
 
     private void checkEnd() throws ArchiveFormatException {
-        if (inflater != null && (compressedLeft > 0 || inflater.getRemaining() > 0)) {
-            throw problem("has " + (compressedLeft + inflater.getRemaining())
-                    + " compressed bytes after the end of its Deflate stream");
-        }
-        if (produced != entry.uncompressedSize()) {
-            throw problem("holds " + produced + " bytes, the directory says " + entry.uncompressedSize());
-        }
-        if (crc.getValue() != entry.crc()) {
-            throw problem(String.format("has CRC-32 %08x, the directory says %08x", crc.getValue(), entry.crc()));
-        }
+        long left = inflater == null ? 0 : compressedLeft + inflater.remaining();
+        WholeEntryDecoder.checkEnd(archive, entry, left, produced, warnings);
+        WholeEntryDecoder.checkCrc(archive, entry, crc.getValue());
     }
 
     private ArchiveFormatException problem(String what) {
-        return new ArchiveFormatException(archive, "entry " + entry.name() + " " + what);
+        return WholeEntryDecoder.problem(archive, entry, what);
     }
 
     @Override
     public void close() {
         ended = true;
         if (inflater != null) {
-            inflater.end();
+            inflater.close();
         }
     }
 }

@@ -75,7 +75,7 @@ final class WholeEntryReads {
             return;
         }
         WholeEntryDecoder.decode(archive.path().toString(), entry, read(index, entry, true).data(entry),
-                destination, nativeInflate);
+                destination, nativeInflate, archive.warningSink());
     }
 
     /** The entry's compressed bytes: its data alone once its header was checked, else header and data. */

@@ -28,6 +28,10 @@ final class ZipFormat {
 
     static final int STORED = 0;
     static final int DEFLATED = 8;
+    /** bzip2 (APPNOTE §4.4.5: method 12); read only. */
+    static final int BZIP2 = 12;
+    /** Zstandard (APPNOTE 6.3.7 §4.4.5: method 93). */
+    static final int ZSTD = 93;
 
     static final int FLAG_ENCRYPTED = 0x0001;
     static final int FLAG_UTF8 = 0x0800;
@@ -35,6 +39,8 @@ final class ZipFormat {
     static final int VERSION_STORED = 10;
     static final int VERSION_DEFLATE = 20;
     static final int VERSION_ZIP64 = 45;
+    /** The version needed to extract a Zstandard entry (APPNOTE 6.3.7 §4.4.3.2: 6.3). */
+    static final int VERSION_ZSTD = 63;
     /** "Version made by": Unix (3) in the high byte, so unzip reads the Unix mode in the external attributes. */
     static final int MADE_BY_UNIX = 3 << 8;
     /** External attributes of a regular file with mode 0644 (Unix mode in the high 16 bits). */

@@ -104,10 +104,9 @@ final class ZipWriter {
     }
 
     private static int versionNeeded(EncodedEntry e, boolean zip64) {
-        if (zip64) {
-            return ZipFormat.VERSION_ZIP64;
-        }
-        return e.method() == ZipFormat.DEFLATED ? ZipFormat.VERSION_DEFLATE : ZipFormat.VERSION_STORED;
+        int method = e.method() == ZipFormat.ZSTD ? ZipFormat.VERSION_ZSTD
+                : e.method() == ZipFormat.DEFLATED ? ZipFormat.VERSION_DEFLATE : ZipFormat.VERSION_STORED;
+        return zip64 ? Math.max(method, ZipFormat.VERSION_ZIP64) : method;
     }
 
     private static int flags(EncodedEntry e) {

@@ -206,4 +206,65 @@ class HostileArchiveTest {
         byte[] cut = java.util.Arrays.copyOf(z.bytes(), z.directory() + 20);
         assertSays(openFails(new Zip(cut, 0, new int[0])), "no end of central directory record");
     }
+
+    /** {@code zip} with {@code inserted} put just before its end of central directory record. */
+    private static Zip insertBeforeEnd(Zip zip, byte[] inserted) {
+        byte[] b = new byte[zip.bytes().length + inserted.length];
+        System.arraycopy(zip.bytes(), 0, b, 0, zip.end());
+        System.arraycopy(inserted, 0, b, zip.end(), inserted.length);
+        System.arraycopy(zip.bytes(), zip.end(), b, zip.end() + inserted.length, ZipFormat.END_SIZE);
+        return new Zip(b, zip.directory(), zip.headers());
+    }
+
+    @Test
+    void aZip64LocatorThatDoesNotCheckOutIsRefusedWhenTheEndRecordNeedsZip64() throws IOException {
+        byte[] locator = ZipFormat.littleEndian(ZipFormat.ZIP64_LOCATOR_SIZE).putInt(ZipFormat.ZIP64_LOCATOR)
+                .putInt(0).putLong(0).putInt(1).array();
+        Zip z = insertBeforeEnd(build(), locator);
+        assertSays(openFails(z.putShort(z.end() + 10, 0xffff).putShort(z.end() + 8, 0xffff)),
+                "bad.zip", "no Zip64 end of central directory record at offset 0 where the locator points");
+    }
+
+    @Test
+    void aZip64LocatorThatDoesNotCheckOutIsOtherBytesWhenTheEndRecordNeedsNone() throws IOException {
+        byte[] locator = ZipFormat.littleEndian(ZipFormat.ZIP64_LOCATOR_SIZE).putInt(ZipFormat.ZIP64_LOCATOR)
+                .putInt(0).putLong(0).putInt(1).array();
+        Path file = dir.resolve("odd.zip");
+        Files.write(file, insertBeforeEnd(build(), locator).bytes());
+        try (Archive archive = Archive.open(file); LoadedFile three = archive.load("three.txt")) {
+            assertArrayEquals(files().get("three.txt"), three.segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Test
+    void aTrailerAfterAnEndRecordThatDoesNotCheckOutIsRefused() throws IOException {
+        Zip z = build();
+        z.putInt(z.end() + 16, 0x7000_0000L);
+        byte[] trailed = java.util.Arrays.copyOf(z.bytes(), z.bytes().length + 100);
+        assertSays(openFails(new Zip(trailed, z.directory(), z.headers())), "bad.zip", "central directory",
+                "at offset 1879048192", "does not fit");
+    }
+
+    @Test
+    void anEndRecordWhoseDirectoryHasNoCentralHeaderIsRefused() throws IOException {
+        Zip z = build();
+        assertSays(openFails(z.putInt(z.end() + 16, z.directory() - 4)), "bad.zip",
+                "central directory entry 0 at offset " + (z.directory() - 4), "no central header signature");
+    }
+
+    @Test
+    void aFakeEndRecordInTheCommentLosesToTheOneThatChecksOut() throws IOException {
+        Zip z = build();
+        byte[] fake = java.util.Arrays.copyOfRange(z.bytes(), z.end(), z.end() + ZipFormat.END_SIZE);
+        ByteBuffer.wrap(fake).order(ByteOrder.LITTLE_ENDIAN).putInt(16, 0x7000_0000).putShort(20, (short) 0);
+        byte[] b = java.util.Arrays.copyOf(z.bytes(), z.bytes().length + fake.length);
+        System.arraycopy(fake, 0, b, z.bytes().length, fake.length);
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putShort(z.end() + 20, (short) fake.length);
+        Path file = dir.resolve("comment.zip");
+        Files.write(file, b);
+        try (Archive archive = Archive.open(file)) {
+            assertEquals(List.of(), archive.verifyAll());
+            assertEquals(List.of(), archive.warnings());
+        }
+    }
 }

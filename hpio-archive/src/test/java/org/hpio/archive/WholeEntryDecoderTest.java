@@ -14,6 +14,7 @@ import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -50,6 +51,11 @@ class WholeEntryDecoderTest {
 
     /** Decodes {@code compressed} as the entry says into a destination of its claimed size; returns the bytes. */
     private static byte[] decode(ArchiveEntry e, byte[] compressed, boolean nativeInflate) throws ArchiveFormatException {
+        return decode(e, compressed, nativeInflate, new ArchiveWarnings());
+    }
+
+    private static byte[] decode(ArchiveEntry e, byte[] compressed, boolean nativeInflate, ArchiveWarnings warnings)
+            throws ArchiveFormatException {
         if (nativeInflate) {
             assumeTrue(Libdeflate.available(), "libdeflate missing (install Debian's libdeflate0): "
                     + Libdeflate.unavailableReason());
@@ -58,7 +64,7 @@ class WholeEntryDecoderTest {
             MemorySegment in = arena.allocate(Math.max(1, compressed.length)).asSlice(0, compressed.length);
             in.copyFrom(MemorySegment.ofArray(compressed));
             MemorySegment out = arena.allocate(Math.max(1, e.uncompressedSize())).asSlice(0, e.uncompressedSize());
-            WholeEntryDecoder.decode("test.zip", e, in, out, nativeInflate);
+            WholeEntryDecoder.decode("test.zip", e, in, out, nativeInflate, warnings);
             return out.toArray(ValueLayout.JAVA_BYTE);
         }
     }
@@ -137,10 +143,23 @@ class WholeEntryDecoderTest {
 
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
-    void bytesAfterTheStreamAreAnError(boolean nativeInflate) {
+    void bytesAfterTheStreamAreReadAndSaid(boolean nativeInflate) throws ArchiveFormatException {
         byte[] data = TestTrees.text(10_000, 3);
         byte[] c = Arrays.copyOf(deflate(data, 6), deflate(data, 6).length + 5);
-        assertFails(entry(c, data.length, crc(data)), c, nativeInflate, "5 compressed bytes after the end");
+        ArchiveWarnings warnings = new ArchiveWarnings();
+        assertArrayEquals(data, decode(entry(c, data.length, crc(data)), c, nativeInflate, warnings));
+        assertEquals(1, warnings.all().size());
+        assertTrue(warnings.all().getFirst().contains("test.zip: entry dir/file.bin")
+                && warnings.all().getFirst().contains("has 5 bytes after the end of its compressed stream"),
+                warnings.all().getFirst());
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void bytesAfterTheStreamOfAnEntryWhoseSizeLiesAreAnError(boolean nativeInflate) {
+        byte[] data = TestTrees.text(10_000, 3);
+        byte[] c = Arrays.copyOf(deflate(data, 6), deflate(data, 6).length + 5);
+        assertFails(entry(c, data.length + 1, crc(data)), c, nativeInflate, "the directory says 10001");
     }
 
     @ParameterizedTest

@@ -53,8 +53,23 @@ final class ArchiveCommands {
                 description = "Deflate only when it saves this share of a file (default: 0.05)")
         double minSavings = 0.05;
 
-        @Option(names = "--level", paramLabel = "N", description = "Deflate level 0-9 (default: 6)")
-        int level = 6;
+        @Option(names = "--method", paramLabel = "M",
+                description = "how compressed entries are compressed: deflate or zstd (default: deflate)")
+        String method = "deflate";
+
+        @Option(names = "--level", paramLabel = "N",
+                description = "Deflate level 0-9 (default: 6) or Zstandard level 1-22 (default: 3)")
+        Integer level;
+
+        /** A builder of DIR's archive compressing by {@link #method} at {@link #level}. */
+        private ArchiveBuilder builder() {
+            ArchiveBuilder b = new ArchiveBuilder(root).minDeflateSavings(minSavings);
+            return switch (method) {
+                case "deflate" -> b.deflateLevel(level == null ? 6 : level);
+                case "zstd" -> b.zstdLevel(level == null ? 3 : level);
+                default -> throw new IllegalArgumentException("--method must be deflate or zstd, was " + method);
+            };
+        }
 
         /** Leaves out the archive being written, should it lie under the directory (an older one, say). */
         private List<String> withoutOutput(List<String> files) {
@@ -79,10 +94,10 @@ final class ArchiveCommands {
             if (chosen.equals("trace")) {
                 files = TraceOrdering.order(InputFiles.readTrace(trace), files, FileCacheModel.lru(parseCacheSize(cache)));
             }
-            ArchiveBuilder.Summary s = new ArchiveBuilder(root).minDeflateSavings(minSavings).deflateLevel(level)
-                    .addAll(files).write(output);
-            System.out.printf("%s: %d entries in %s order (%d deflated), %,d bytes of files, %,d bytes%n",
-                    output, s.entries(), chosen, s.deflated(), s.fileBytes(), s.archiveBytes());
+            ArchiveBuilder.Summary s = builder().addAll(files).write(output);
+            System.out.printf("%s: %d entries in %s order (%d %s), %,d bytes of files, %,d bytes%n",
+                    output, s.entries(), chosen, s.deflated(), method.equals("zstd") ? "zstd" : "deflated",
+                    s.fileBytes(), s.archiveBytes());
             return 0;
         }
     }
@@ -131,7 +146,9 @@ final class ArchiveCommands {
         int run(Archive a) {
             List<IOException> problems = a.verifyAll();
             problems.forEach(p -> System.err.println("hpio verify: " + p.getMessage()));
-            System.out.printf("%s: %d entries, %d bad%n", archive, a.entries().size(), problems.size());
+            a.warnings().forEach(w -> System.err.println("hpio verify: warning: " + w));
+            System.out.printf("%s: %d entries, %d bad, %d warnings%n", archive, a.entries().size(), problems.size(),
+                    a.warnings().size());
             return problems.isEmpty() ? 0 : 1;
         }
     }

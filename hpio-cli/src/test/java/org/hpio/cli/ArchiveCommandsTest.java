@@ -67,6 +67,44 @@ class ArchiveCommandsTest {
     }
 
     @Test
+    void packWithZstandardThenLsAndVerify() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(org.hpio.internal.sys.Libzstd.available(),
+                "libzstd missing (Debian's libzstd1)");
+        Path zip = dir.resolve("zstd.zip");
+        String[] pack = run("pack", tree().toString(), "-o", zip.toString(), "--method", "zstd", "--level", "9");
+        assertEquals("0", pack[0]);
+        assertTrue(pack[1].contains("(4 zstd)"), pack[1]);
+        String[] ls = run("ls", zip.toString());
+        assertTrue(ls[1].contains("zstd") && ls[1].contains("b/3.txt"), ls[1]);
+        String[] verify = run("verify", zip.toString());
+        assertEquals("0", verify[0]);
+        assertTrue(verify[1].contains("4 entries, 0 bad, 0 warnings"), verify[1]);
+        assertEquals("1", run("pack", tree().toString(), "-o", zip.toString(), "--method", "lz4")[0],
+                "an unknown method is refused, as an unknown --order is");
+    }
+
+    @Test
+    void verifySaysWhatItToleratesAsWarnings() throws Exception {
+        Path zip = dir.resolve("trailer.zip");
+        assertEquals("0", run("pack", tree().toString(), "-o", zip.toString())[0]);
+        Files.write(zip, "TRAILER".getBytes(StandardCharsets.US_ASCII), java.nio.file.StandardOpenOption.APPEND);
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        String[] verify;
+        try {
+            verify = run("verify", zip.toString());
+        } finally {
+            System.setErr(savedErr);
+        }
+        assertEquals("0", verify[0]);
+        assertTrue(verify[1].contains("4 entries, 0 bad, 1 warnings"), verify[1]);
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertTrue(said.contains("hpio verify: warning: ") && said.contains("trailer.zip: 7 bytes after the end of "
+                + "central directory record at offset"), said);
+    }
+
+    @Test
     void packInDirectoryOrderByDefault() throws Exception {
         Path zip = dir.resolve("out.zip");
         assertEquals("0", run("pack", tree().toString(), "-o", zip.toString())[0]);

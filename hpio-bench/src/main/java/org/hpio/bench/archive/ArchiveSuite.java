@@ -50,6 +50,8 @@ public final class ArchiveSuite implements Suite {
     static final String STORED = "archive-stored-bs32k-qd4";
     static final String STORED_AHEAD = "archive-stored-lookahead";
     static final String DEFLATE_AHEAD = "archive-deflate-lookahead";
+    static final String ZSTD = "archive-zstd-bs32k-qd4";
+    static final String ZSTD_AHEAD = "archive-zstd-lookahead";
     /** The whole-file cache of the -cached rows: the python trace's distinct files (57.7 MiB) fit. */
     static final long CACHE_BYTES = 64L << 20;
 
@@ -79,6 +81,10 @@ public final class ArchiveSuite implements Suite {
         ways.add(Way.archive(STORED, data.stored(), defaults));
         ways.add(Way.archive(MAIN, data.deflated(), defaults));
         List<String> paths = data.loads().stream().map(TraceEvent::path).toList();
+        if (data.zstd() != null) { // Zstandard (issue 20): plain load and look-ahead beside stored and Deflate
+            ways.add(Way.archive(ZSTD, data.zstd(), defaults));
+            ways.add(Way.lookAhead(ZSTD_AHEAD, data.zstd(), defaults, LookAhead.defaults(), paths));
+        }
         for (String ahead : List.of(STORED_AHEAD, DEFLATE_AHEAD)) {
             Path archive = ahead.equals(STORED_AHEAD) ? data.stored() : data.deflated();
             ways.add(Way.lookAhead(ahead, archive, defaults, LookAhead.defaults(), paths));
@@ -172,7 +178,8 @@ public final class ArchiveSuite implements Suite {
                 .param(p + "user-bytes", data.userBytes())
                 .param(p + "stand-ins", data.filesNote())
                 .param(p + "archives", "trace order (002 §3.3); stored: " + size(data.stored()) + " bytes, Deflate: "
-                        + size(data.deflated()) + " bytes");
+                        + size(data.deflated()) + " bytes" + (data.zstd() == null ? "; no Zstandard rows (libzstd missing)"
+                        : ", Zstandard (level " + TraceData.ZSTD_LEVEL + "): " + size(data.zstd()) + " bytes"));
     }
 
     private static long size(Path p) {

@@ -36,7 +36,8 @@ final class ArchiveTargets {
     static List<Target> everyWorkload() {
         return List.of(new Target(STORED, "zipfile-stored", 1.2), new Target(MAIN, "zipfile-deflate", 1.2),
                 new Target("loose-hpio", "loose-readallbytes", 1.0),
-                new Target(STORED_AHEAD, "zipfile-stored", NONE), new Target(DEFLATE_AHEAD, "zipfile-deflate", NONE));
+                new Target(STORED_AHEAD, "zipfile-stored", NONE), new Target(DEFLATE_AHEAD, "zipfile-deflate", NONE),
+                new Target(ArchiveSuite.ZSTD, MAIN, NONE), new Target(ArchiveSuite.ZSTD_AHEAD, DEFLATE_AHEAD, NONE));
     }
 
     /** The earlier issues' targets, for the recorded trace, cold. */
@@ -50,6 +51,8 @@ final class ArchiveTargets {
             t.add(new Target(deflate, "loose-readallbytes", 3.0));
             t.add(new Target(deflate, "zipfile-deflate", 1.2));
         }
+        t.add(new Target(ArchiveSuite.ZSTD_AHEAD, "loose-readallbytes", 4.0)); // issue 20
+        t.add(new Target(ArchiveSuite.ZSTD_AHEAD, DEFLATE_AHEAD, 1.5));
         t.add(new Target(STORED_AHEAD + "-noreuse", "loose-readallbytes", NONE));
         t.add(new Target(DEFLATE_AHEAD + "-noreuse", "zipfile-deflate", NONE));
         t.add(new Target(STORED + "-cached", "zipfile-stored", NONE));

@@ -1,5 +1,6 @@
 package org.hpio.bench.archive;
 
+import org.hpio.internal.sys.Libzstd;
 import org.hpio.archive.ArchiveBuilder;
 import org.hpio.archive.order.FileCacheModel;
 import org.hpio.archive.order.TraceOrdering;
@@ -33,17 +34,21 @@ import java.util.zip.CRC32;
  * @param sizes      size of each file, by path
  * @param stored     the archive with every entry stored
  * @param deflated   the archive with Deflate where it saves 5 %
+ * @param zstd       the archive with Zstandard (level {@value #ZSTD_LEVEL}) where it saves 5 %; null without libzstd
  * @param standIns   how many files are stand-ins
  * @param traceName  where the trace came from
  * @param filesNote  what the report says of the files (stand-ins, generated)
  */
 record TraceData(Trace trace, List<TraceEvent> loads, Path tree, Map<String, Long> expected, Map<String, Long> sizes,
-                 Path stored, Path deflated, int standIns, String traceName, String filesNote) {
+                 Path stored, Path deflated, Path zstd, int standIns, String traceName, String filesNote) {
     /** No loads and no files: what {@link Way}s are built over to learn their names before any data is made. */
     static TraceData none() {
         return new TraceData(new Trace(List.of()), List.of(), Path.of("none"), Map.of(), Map.of(), Path.of("none.zip"),
-                Path.of("none.zip"), 0, "", "");
+                Path.of("none.zip"), Libzstd.available() ? Path.of("none.zip") : null, 0, "", "");
     }
+
+    /** The Zstandard level of the zstd archive: libzstd's default. */
+    static final int ZSTD_LEVEL = 3;
 
     /** Sum of the sizes of all loads. */
     long userBytes() {
@@ -73,7 +78,11 @@ record TraceData(Trace trace, List<TraceEvent> loads, Path tree, Map<String, Lon
         Path deflated = work.resolve("trace-deflate.zip");
         new ArchiveBuilder(tree).minDeflateSavings(1.0).addAll(order).write(stored);
         new ArchiveBuilder(tree).addAll(order).write(deflated);
-        return new TraceData(replayed, loads, tree, expected, sizes, stored, deflated, standIns, source.name(),
+        Path zstd = Libzstd.available() ? work.resolve("trace-zstd.zip") : null;
+        if (zstd != null) {
+            new ArchiveBuilder(tree).zstdLevel(ZSTD_LEVEL).addAll(order).write(zstd);
+        }
+        return new TraceData(replayed, loads, tree, expected, sizes, stored, deflated, zstd, standIns, source.name(),
                 source.describeFiles(standIns, sizes.size()));
     }
 
@@ -100,6 +109,9 @@ record TraceData(Trace trace, List<TraceEvent> loads, Path tree, Map<String, Lon
         deleteTree(tree);
         Files.deleteIfExists(stored);
         Files.deleteIfExists(deflated);
+        if (zstd != null) {
+            Files.deleteIfExists(zstd);
+        }
     }
 
     static long crcOf(Path file) throws IOException {

@@ -1,0 +1,135 @@
+package org.hpio.internal.sys;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+import static org.hpio.internal.sys.CStructOffsets.offsetof;
+import static org.hpio.internal.sys.CStructOffsets.sizeof;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Libzstd and Libbz2 (issue 20): round trips, errors, and bz_stream's layout against bzlib.h. */
+class NativeCodecsTest {
+    /** Python's {@code bz2.compress(b'hello bzip2 ' * 100)}. */
+    private static final byte[] BZIP2 = HexFormat.of().parseHex("425a6839314159265359a826874c00012b9980400010001264"
+            + "c0102000508018052a8d193d4e117645f11688b645d11611708b045845845f8bb9229c2848541343a600");
+
+    private static byte[] text(int size) {
+        byte[] b = new byte[size];
+        for (int i = 0; i < size; i++) {
+            b[i] = (byte) "the quick brown fox jumps over the lazy dog ".charAt((i * 7 + i / 97) % 44);
+        }
+        return b;
+    }
+
+    @Test
+    void zstdWholeBuffersRoundTripAndSayWhatIsWrong() {
+        assumeTrue(Libzstd.available(), Libzstd.unavailableReason());
+        byte[] data = text(300_000);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment in = arena.allocateFrom(ValueLayout.JAVA_BYTE, data);
+            MemorySegment frame = arena.allocate(Libzstd.compressBound(data.length));
+            long n = Libzstd.compress(in, frame, 3);
+            assertTrue(n > 0 && n < data.length / 4, "compressed to " + n);
+            MemorySegment withTail = arena.allocate(n + 5);
+            withTail.copyFrom(frame.asSlice(0, n));
+            MemorySegment out = arena.allocate(data.length);
+            Libzstd.Decoded d = Libzstd.decompress(withTail, out);
+            assertNull(d.error());
+            assertEquals(n, d.consumed(), "the first frame ends where it ends; the 5 bytes after are not read");
+            assertEquals(data.length, d.produced());
+            assertArrayEquals(data, out.toArray(ValueLayout.JAVA_BYTE));
+            Libzstd.Decoded small = Libzstd.decompress(frame.asSlice(0, n), out.asSlice(0, data.length - 1));
+            assertTrue(small.tooSmall(), small.toString());
+            Libzstd.Decoded cut = Libzstd.decompress(frame.asSlice(0, n / 2), out);
+            assertNotNull(cut.error());
+            assertFalse(cut.tooSmall());
+            Libzstd.Decoded heap = Libzstd.decompress(MemorySegment.ofArray(frame.asSlice(0, n)
+                    .toArray(ValueLayout.JAVA_BYTE)), MemorySegment.ofArray(new byte[data.length]));
+            assertNull(heap.error(), "heap segments go through a critical downcall");
+        }
+    }
+
+    @Test
+    void zstdStreamsRoundTrip() {
+        assumeTrue(Libzstd.available(), Libzstd.unavailableReason());
+        byte[] data = text(1_000_000);
+        try (Arena arena = Arena.ofConfined();
+             Libzstd.Compressor c = new Libzstd.Compressor(5, data.length);
+             Libzstd.Decompressor d = new Libzstd.Decompressor()) {
+            MemorySegment in = arena.allocateFrom(ValueLayout.JAVA_BYTE, data);
+            MemorySegment frame = arena.allocate(Libzstd.compressBound(data.length));
+            long left = c.step(in, frame, true);
+            assertEquals(0, left);
+            assertEquals(data.length, c.consumed());
+            long n = c.produced();
+            MemorySegment out = arena.allocate(data.length);
+            long produced = 0;
+            for (long at = 0; !d.frameEnded(); ) { // 1000-byte pieces of input
+                long piece = Math.min(1000, n - at);
+                assertNull(d.step(frame.asSlice(at, piece), out.asSlice(produced)));
+                at += d.consumed();
+                produced += d.produced();
+            }
+            assertEquals(data.length, produced);
+            assertArrayEquals(data, out.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Test
+    void bzip2DecodesPythonsStreamAndRefusesDamage() {
+        assumeTrue(Libbz2.available(), Libbz2.unavailableReason());
+        byte[] expected = "hello bzip2 ".repeat(100).getBytes();
+        try (Arena arena = Arena.ofConfined(); Libbz2.Decompressor d = new Libbz2.Decompressor()) {
+            MemorySegment out = arena.allocate(expected.length + 10);
+            assertNull(d.step(arena.allocateFrom(ValueLayout.JAVA_BYTE, BZIP2), out));
+            assertTrue(d.streamEnded());
+            assertEquals(BZIP2.length, d.consumed());
+            assertEquals(expected.length, d.produced());
+            assertArrayEquals(expected, out.asSlice(0, expected.length).toArray(ValueLayout.JAVA_BYTE));
+        }
+        byte[] damaged = BZIP2.clone();
+        damaged[20] ^= 0x55;
+        try (Arena arena = Arena.ofConfined(); Libbz2.Decompressor d = new Libbz2.Decompressor()) {
+            String error = d.step(arena.allocateFrom(ValueLayout.JAVA_BYTE, damaged), arena.allocate(4096));
+            assertNotNull(error);
+            assertTrue(error.startsWith("BZ_DATA_ERROR"), error);
+        }
+    }
+
+    @Test
+    void closingTwiceFreesOnce() {
+        if (Libzstd.available()) {
+            Libzstd.Decompressor d = new Libzstd.Decompressor();
+            d.close();
+            d.close();
+            Libzstd.Compressor c = new Libzstd.Compressor(3, 10);
+            c.close();
+            c.close();
+        }
+        if (Libbz2.available()) {
+            Libbz2.Decompressor b = new Libbz2.Decompressor();
+            b.close();
+            b.close();
+        }
+    }
+
+    @Test
+    void bzStreamLayoutIsBzlibs() {
+        Map<String, Long> c = CStructOffsets.evaluate(List.of("bzlib.h"), List.of(sizeof("bz_stream"),
+                offsetof("bz_stream", "next_in"), offsetof("bz_stream", "avail_in"),
+                offsetof("bz_stream", "next_out"), offsetof("bz_stream", "avail_out")));
+        assertEquals(List.of(80L, 0L, 8L, 24L, 32L), List.copyOf(c.values()));
+    }
+}
