@@ -296,7 +296,8 @@ public final class Archive implements AutoCloseable {
      *       per-thread array into the file's own array. Measured on a 2-core AMD EPYC, warm page cache: about 4 us
      *       per 1-6 KiB entry where the asynchronous path below took about 100 us (a thread hand-off through
      *       io_uring, a futex wake, a shared arena whose close is a JVM-wide handshake); from cold data a single
-     *       small read has nothing to overlap, so the blocking read costs the device's latency and no more;</li>
+     *       small read has nothing to overlap, so the blocking read costs the device's latency and no more.
+     *       A virtual thread takes the path below instead: a blocking native call would pin its carrier;</li>
      *   <li>a larger entry: aligned blocks read asynchronously at the queue depth straight into recycled off-heap
      *       memory (002 §3.4), Deflate inflated whole (libdeflate) or per block ({@link LoadOptions.Inflation}),
      *       where the queue depth overlaps the device's reads of one file.</li>
@@ -447,9 +448,14 @@ public final class Archive implements AutoCloseable {
         return data;
     }
 
-    /** Whether {@code entry} is read whole by one blocking read ({@link WholeEntryReads}; see {@link #load}). */
+    /**
+     * Whether {@code entry} is read whole by one blocking read ({@link WholeEntryReads}; see {@link #load}): not
+     * from a virtual thread, which a blocking native call would pin to its carrier for the device's latency
+     * (the asynchronous path parks it instead).
+     */
     private boolean readsWhole(ArchiveEntry entry) {
         return !options.direct() && entry.compressedSize() <= options.wholeReadBytes()
+                && !Thread.currentThread().isVirtual()
                 && entry.uncompressedSize() <= Integer.MAX_VALUE - 8;
     }
 

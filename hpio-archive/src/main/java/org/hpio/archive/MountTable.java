@@ -204,7 +204,8 @@ public final class MountTable implements AutoCloseable {
      * calls, one fewer than {@code Files.readAllBytes}: {@code openat2} beneath the root's descriptor (which also
      * refuses a path or link leading out of the root), {@code fstat}, one {@code pread} straight into a Java
      * array, {@code close} (see {@link Archive#load(String)} for why a small file is read by the caller's thread).
-     * A larger file, an O_DIRECT load, or a kernel without {@code openat2} takes the engine's path: the file's
+     * A larger file, an O_DIRECT load, a load from a virtual thread (a blocking native call would pin its
+     * carrier), or a kernel without {@code openat2} takes the engine's path: the file's
      * real path checked against the root, then {@link StraightReads} at the queue depth into recycled memory.
      */
     private static final class DirectoryMount implements Mount {
@@ -236,7 +237,7 @@ public final class MountTable implements AutoCloseable {
 
         @Override
         public LoadedFile loadIfPresent(String name) throws IOException {
-            if (options.direct()) {
+            if (options.direct() || Thread.currentThread().isVirtual()) { // a blocking pread would pin the carrier
                 return has(name) ? load(name) : null;
             }
             int fd = LooseFiles.openBeneath(rootFd, name);

@@ -130,6 +130,35 @@ class MountTableTest {
     }
 
     @Test
+    void virtualThreadsLoadTheSameBytesThroughTheEngine() throws Exception {
+        Path loose = dir.resolve("loose");
+        Map<String, byte[]> files = Map.of("a/small", TestTrees.random(3_000, 1), "b/mid", TestTrees.random(70_000, 2));
+        TestTrees.write(loose, files);
+        Path zip = dir.resolve("z.zip");
+        new ArchiveBuilder(loose).addAll(new TreeSet<>(files.keySet())).write(zip);
+        try (MountTable table = new MountTable().mountArchive(zip).mountDirectory(loose);
+             Archive archive = Archive.open(zip)) {
+            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    for (Map.Entry<String, byte[]> f : files.entrySet()) {
+                        assertArrayEquals(f.getValue(), load(table, f.getKey()));
+                        try (LoadedFile loaded = archive.load(f.getKey())) {
+                            assertArrayEquals(f.getValue(), loaded.toByteArray());
+                        }
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }).join();
+            if (failure.get() != null) {
+                throw new AssertionError(failure.get());
+            }
+            assertTrue(archive.stats().reads() >= files.size(), archive.stats().toString());
+        }
+    }
+
+    @Test
     void aLoadedFileRefusesUseAfterClose() throws IOException {
         Path loose = dir.resolve("loose");
         TestTrees.write(loose, Map.of("small", new byte[100], "large", TestTrees.random(600_000, 3)));
