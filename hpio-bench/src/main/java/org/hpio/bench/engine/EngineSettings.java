@@ -24,7 +24,7 @@ record EngineSettings(List<Integer> randomDepths, List<Integer> sequentialDepths
     static final int DEFAULT_ROUNDS = 3;
     static final double DEFAULT_SECONDS = 2.0;
     /** Seconds per configuration in a quick run ({@code hpio bench} without {@code --full}). */
-    static final double QUICK_SECONDS = 0.5;
+    static final double QUICK_SECONDS = 0.25;
     /** The queue depth of the targets, when measured. */
     static final int TARGET_DEPTH = 32;
 

@@ -30,6 +30,8 @@ import java.util.Set;
  */
 public final class PatternsSuite implements Suite {
     static final long DEFAULT_SIZE = 100L << 20;
+    /** The file of a quick run ({@code hpio bench} without {@code --full}): still larger than the 10 MiB buffer. */
+    static final long QUICK_SIZE = 16L << 20;
     /** Operations of each point in the untimed (still checked) warm-up round. */
     static final long WARM_UP_OPS = 1 << 14;
 
@@ -58,7 +60,7 @@ public final class PatternsSuite implements Suite {
     @Override
     public void run(BenchContext context) throws Exception {
         BenchOptions options = context.options();
-        long fileSize = options.sizeOr(DEFAULT_SIZE) / Long.BYTES * Long.BYTES;
+        long fileSize = options.sizeOr(DEFAULT_SIZE, QUICK_SIZE) / Long.BYTES * Long.BYTES;
         List<Way> ways = ways(context);
         SuiteReport report = context.report();
         params(report, options, fileSize, ways);

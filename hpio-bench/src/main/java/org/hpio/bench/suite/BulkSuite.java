@@ -31,7 +31,7 @@ public final class BulkSuite implements Suite {
     /** Per-element configurations too slow for the whole file run on this prefix. */
     static final long PREFIX_BYTES = 8L << 20;
     /** The default size of a quick run ({@link BenchOptions#quick()}): every configuration, smaller. */
-    static final long QUICK_SIZE = 64L << 20;
+    static final long QUICK_SIZE = 32L << 20;
 
     @Override
     public String name() {

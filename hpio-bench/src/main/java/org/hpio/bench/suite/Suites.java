@@ -26,9 +26,9 @@ public final class Suites {
      * quick run then {@code --full}: what the progress's total estimate starts from.
      */
     private static final Map<String, long[]> SECONDS = Map.of(
-            "bulk", new long[] {30, 90}, "approaches", new long[] {75, 360}, "engine", new long[] {40, 180},
-            "async", new long[] {30, 50}, "archive", new long[] {60, 120}, "sort", new long[] {40, 180},
-            "patterns", new long[] {45, 480});
+            "bulk", new long[] {25, 90}, "approaches", new long[] {50, 360}, "engine", new long[] {60, 180},
+            "async", new long[] {22, 50}, "archive", new long[] {70, 120}, "sort", new long[] {40, 180},
+            "patterns", new long[] {40, 480});
 
     /** How long {@code suite} is expected to take, quick or full, at its default sizes: a first estimate. */
     public static Duration estimate(String suite, boolean quick) {
