@@ -70,8 +70,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--cold", paramLabel = "HOW", description = "archive: how a cold replay starts: machine (sync and drop the whole "
             + "page cache, dentries and inodes, as after a reboot; needs root) or files (POSIX_FADV_DONTNEED on the "
-            + "replay's files only; their metadata stays cached) (default: machine where allowed, else files; files in the quick "
-            + "default run, without --full)")
+            + "replay's files only; their metadata stays cached) (default: machine where allowed, else files)")
     String cold;
 
     @Option(names = "--work-dir", paramLabel = "DIR", description = "where data files go; a real disk, not tmpfs (default: ./hpio-work)")

@@ -121,10 +121,7 @@ public final class ArchiveSuite implements Suite {
     @Override
     public void run(BenchContext context) throws Exception {
         BenchOptions options = context.options();
-        // A quick run starts cold replays with the replay's own files dropped (cheap) unless --cold says otherwise;
-        // dropping the machine's whole page cache before each of some 150 cold replays is most of the suite's time.
-        ColdStart coldStart = options.quick() && options.suiteOption("cold").isEmpty() ? ColdStart.FILES
-                : ColdStart.choose(options.suiteOption("cold"));
+        ColdStart coldStart = ColdStart.choose(options.suiteOption("cold"));
         describe(context.report(), options, coldStart);
         List<Workload> workloads = Workload.all(options);
         List<Measured> medians = new ArrayList<>();
