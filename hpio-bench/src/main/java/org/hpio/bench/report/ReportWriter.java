@@ -71,7 +71,8 @@ public final class ReportWriter {
 
     /**
      * The report's first screen: the machine in one line, then every suite's targets tables (the ones whose title
-     * starts with {@value #TARGETS_TITLE}, as each suite writes them), with how many were met; suites without
+     * starts with {@value #TARGETS_TITLE}, as each suite writes them), with how many were met (rows whose "met" is
+     * empty are there for comparison and are not counted); suites without
      * targets and suites with failures say so. {@code hpio bench} prints it last on the console too.
      */
     public static String summary(MachineInfo m, List<SuiteReport> suites) {
@@ -94,9 +95,13 @@ public final class ReportWriter {
             for (Table t : targets) {
                 int column = t.columns().indexOf("met");
                 for (List<String> row : t.rows()) {
-                    total++;
-                    if (column >= 0 && row.get(column).strip().equalsIgnoreCase("yes")) {
-                        met++;
+                    // A row with an empty "met" is shown for comparison, not a target.
+                    String cell = column >= 0 ? row.get(column).strip() : "";
+                    if (!cell.isEmpty()) {
+                        total++;
+                        if (cell.equalsIgnoreCase("yes")) {
+                            met++;
+                        }
                     }
                 }
                 tables.append("**").append(oneLine(s.suite())).append(": ").append(emphasized(t.title())).append("**\n\n");

@@ -26,8 +26,8 @@ public final class Suites {
      * quick run then {@code --full}: what the progress's total estimate starts from.
      */
     private static final Map<String, long[]> SECONDS = Map.of(
-            "bulk", new long[] {25, 90}, "approaches", new long[] {50, 360}, "engine", new long[] {60, 180},
-            "async", new long[] {22, 50}, "archive", new long[] {70, 120}, "sort", new long[] {40, 180},
+            "bulk", new long[] {25, 90}, "approaches", new long[] {50, 360}, "engine", new long[] {55, 180},
+            "async", new long[] {22, 50}, "archive", new long[] {95, 120}, "sort", new long[] {60, 180},
             "patterns", new long[] {40, 480});
 
     /** How long {@code suite} is expected to take, quick or full, at its default sizes: a first estimate. */

@@ -99,7 +99,8 @@ class ReportWriterTest {
         SuiteReport withTargets = new SuiteReport("engine", "engines");
         withTargets.table(new Table("Throughput", List.of("a", "b")).row("x", "1"));
         withTargets.table(new Table("Targets, same run", List.of("ratio", "value", "target", "met"))
-                .row("uring/fio", "0.9", ">= 0.85", "yes").row("uring/afc", "1.1", ">= 2", "no"));
+                .row("uring/fio", "0.9", ">= 0.85", "yes").row("uring/afc", "1.1", ">= 2", "no")
+                .row("threads/fio", "0.8", "(for comparison)", ""));
         SuiteReport without = new SuiteReport("patterns", "sweeps");
         without.failure("c", new IllegalStateException("wrong checksum"));
         Path md = ReportWriter.write(dir.resolve("s"), JsonResultsTest.MACHINE, List.of(withTargets, without),
