@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
 /** {@code hpio bench [SUITE...]}: runs suites, writes the report folder and optionally the JSON results. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Runs benchmark suites and writes a report (Markdown, PNG charts, JSON).",
-                "With no SUITE, runs every suite at its default size.",
+                "With no SUITE, runs every suite at a quick size (minutes); --full runs the paper-sized set.",
                 "Under mpirun or srun, 'approaches' runs with each process one rank (README: Running on a cluster)."})
 final class BenchCommand implements Callable<Integer> {
     @Parameters(paramLabel = "SUITE", arity = "0..*", description = "suites to run (see --list); default: all")
@@ -60,7 +60,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--chunks", paramLabel = "SIZES", description = "sort: chunk sizes of the initial pass, e.g. 32k,512k (the default)")
     String chunks;
 
-    @Option(names = "--full", description = "sort: also the whole external sort (merge passes), against the measured lower bound")
+    @Option(names = "--full", description = "the paper-sized set: every suite at its full size, every sweep point, "
+            + "longer engine durations; sort also runs the whole external sort (merge passes) against the measured "
+            + "lower bound (default: a quick run of every suite and every target, a few minutes)")
     boolean full;
 
     @Option(names = "--memory", paramLabel = "SIZE", description = "sort --full: memory the sort may use; the input must be larger (default: 64m)")
@@ -105,8 +107,14 @@ final class BenchCommand implements Callable<Integer> {
         MachineInfo machine = MachineInfo.probe(options.workDir());
         Instant started = Instant.now();
         List<SuiteReport> reports = new ArrayList<>();
-        for (Suite suite : chosen) {
+        List<Duration> estimates = chosen.stream().map(s -> Suites.estimate(s.name(), options.quick())).toList();
+        Duration estimatedDone = Duration.ZERO;
+        for (int i = 0; i < chosen.size(); i++) {
+            Suite suite = chosen.get(i);
             System.err.println("hpio bench: running " + suite.name() + " (" + suite.summary() + ")");
+            System.err.println("hpio bench: suite " + (i + 1) + " of " + chosen.size() + "; "
+                    + estimate(estimates, i, estimatedDone, Duration.between(started, Instant.now())));
+            estimatedDone = estimatedDone.plus(estimates.get(i));
             SuiteReport report = new SuiteReport(suite.name(), suite.summary());
             suite.run(new BenchContext(options, report));
             reports.add(report);
@@ -122,7 +130,13 @@ final class BenchCommand implements Callable<Integer> {
         if (json != null) {
             JsonResults.write(json, reports, machine);
         }
+        // The whole report scrolls by; the summary (its first section) ends the output, where it stays on screen.
         System.out.println(Files.readString(markdown));
+        System.out.println("---");
+        System.out.println(ReportWriter.summary(machine, reports).strip());
+        System.out.println();
+        System.out.println("Total time: " + totalTime(Duration.between(started, Instant.now()))
+                + (full ? " (--full: the paper-sized set)" : " (quick default; --full runs the paper-sized set)"));
         System.out.println("Report: " + markdown.toAbsolutePath());
         if (json != null) {
             System.out.println("JSON:   " + json.toAbsolutePath());
@@ -172,6 +186,8 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (full) {
             given.put("full", "true");
+        } else {
+            given.put("quick", "true");
         }
         if (memory != null) {
             given.put("memory", memory);
@@ -193,6 +209,23 @@ final class BenchCommand implements Callable<Integer> {
                             + String.join(", ", Suites.all().stream().map(Suite::name).toList()))));
         }
         return chosen;
+    }
+
+    /**
+     * The total estimate before suite {@code next}: the suites' own estimates, those left scaled by how the
+     * finished ones compared with theirs (a slower machine is slower throughout).
+     */
+    private static String estimate(List<Duration> estimates, int next, Duration estimatedDone, Duration elapsed) {
+        Duration left = estimates.subList(next, estimates.size()).stream().reduce(Duration.ZERO, Duration::plus);
+        double scale = estimatedDone.isZero() ? 1 : Math.max(0.25, (double) elapsed.toMillis() / estimatedDone.toMillis());
+        Duration scaledLeft = Duration.ofMillis((long) (left.toMillis() * scale));
+        return "elapsed " + totalTime(elapsed) + ", about " + totalTime(scaledLeft) + " left (estimated total "
+                + totalTime(elapsed.plus(scaledLeft)) + ")";
+    }
+
+    private static String totalTime(Duration d) {
+        long s = d.toSeconds();
+        return s >= 60 ? s / 60 + " min " + s % 60 + " s" : s + " s";
     }
 
     private static Path defaultReportDir() {

@@ -160,12 +160,13 @@ public final class ArchiveSuite implements Suite {
                         + "(game-loose-readallbytes) or a whole workload (python, trace, game)")
                 .param("page-cache", "cold: " + coldStart.description + "; warm: each file read once before")
                 .param("rounds", options.repetitions() + " interleaved, after " + Replays.WARM_UP_MIN + "-"
-                        + Replays.WARM_UP_MAX + " untimed warm replays (1 s) per configuration; the median replay is "
+                        + Replays.WARM_UP_MAX + " untimed warm replays (" + (options.quick() ? "0.3 s, quick" : "1 s")
+                        + ") per configuration; the median replay is "
                         + "reported")
                 .param("timing", "System.nanoTime around opening, each load and each release; each load's "
                         + "CRC-32 check against the file's is untimed")
                 .param("syscalls", StraceCounter.unavailable().map(why -> "not counted: " + why)
-                        .orElse("the first " + Replays.COUNTED_LOADS + " loads (at most) of one untimed warm replay "
+                        .orElse("the first " + (options.quick() ? Replays.QUICK_COUNTED_LOADS : Replays.COUNTED_LOADS) + " loads (at most) of one untimed warm replay "
                                 + "per row under strace -f -c -p <this JVM>, after the timed ones "
                                 + "(-D" + StraceCounter.PROPERTY + "=false in HPIO_JAVA_OPTS skips it)"));
     }

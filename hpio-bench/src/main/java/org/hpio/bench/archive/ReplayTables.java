@@ -73,7 +73,8 @@ final class ReplayTables {
             }
         }
         t.note("Every thread of the JVM, from strace's attaching to its detaching: the opening, every load, check "
-                + "and release of the first " + Replays.COUNTED_LOADS + " loads at most (strace makes each call "
+                + "and release of the loads counted (the first " + Replays.COUNTED_LOADS + " at most, "
+                + Replays.QUICK_COUNTED_LOADS + " in a quick run; strace makes each call "
                 + "many times slower); the JVM's own threads (compiler, GC: futex and the like) add a few.");
         return t;
     }

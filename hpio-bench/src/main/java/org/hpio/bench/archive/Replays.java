@@ -26,11 +26,15 @@ final class Replays {
     static final int WARM_UP_MIN = 3;
     static final int WARM_UP_MAX = 10;
     static final long WARM_UP_NANOS = 1_000_000_000L;
+    /** {@link #WARM_UP_NANOS} in a quick run ({@code hpio bench} without {@code --full}); the minimum stays. */
+    static final long QUICK_WARM_UP_NANOS = 300_000_000L;
     /**
      * The loads of a replay whose system calls are counted: strace slows each call many times, and the game
      * workload's whole replay under it takes a minute; its first 4,000 loads are its start-up and first level.
      */
     static final int COUNTED_LOADS = 4_000;
+    /** {@link #COUNTED_LOADS} in a quick run. */
+    static final int QUICK_COUNTED_LOADS = 1_000;
 
     private Replays() {
     }
@@ -73,7 +77,8 @@ final class Replays {
         for (Way way : ways) {
             try {
                 long start = System.nanoTime();
-                for (int n = 0; n < WARM_UP_MIN || n < WARM_UP_MAX && System.nanoTime() - start < WARM_UP_NANOS; n++) {
+                long limit = context.options().quick() ? QUICK_WARM_UP_NANOS : WARM_UP_NANOS;
+                for (int n = 0; n < WARM_UP_MIN || n < WARM_UP_MAX && System.nanoTime() - start < limit; n++) {
                     replay(w, way, data, null);
                 }
             } catch (Exception e) {
@@ -99,7 +104,8 @@ final class Replays {
                 progress.message(w.key(way.name()));
                 try {
                     warm(way);
-                    int loads = Math.min(COUNTED_LOADS, data.loads().size());
+                    int loads = Math.min(context.options().quick() ? QUICK_COUNTED_LOADS : COUNTED_LOADS,
+                            data.loads().size());
                     counts.put(way.name(), strace.count(() -> replayPrepared(w, way, data, false, loads)).over(loads));
                 } catch (Exception e) {
                     context.report().note("System calls of " + w.key(way.name()) + " not counted: " + e.getMessage());

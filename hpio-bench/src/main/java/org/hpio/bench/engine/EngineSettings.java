@@ -23,6 +23,8 @@ record EngineSettings(List<Integer> randomDepths, List<Integer> sequentialDepths
     static final String ROUNDS_PROPERTY = "hpio.bench.engine.rounds";
     static final int DEFAULT_ROUNDS = 3;
     static final double DEFAULT_SECONDS = 2.0;
+    /** Seconds per configuration in a quick run ({@code hpio bench} without {@code --full}). */
+    static final double QUICK_SECONDS = 0.25;
     /** The queue depth of the targets, when measured. */
     static final int TARGET_DEPTH = 32;
 
@@ -44,7 +46,13 @@ record EngineSettings(List<Integer> randomDepths, List<Integer> sequentialDepths
     }
 
     static EngineSettings defaults() {
-        double seconds = Double.parseDouble(System.getProperty(SECONDS_PROPERTY, Double.toString(DEFAULT_SECONDS)));
+        return defaults(false);
+    }
+
+    /** The defaults; {@code quick}: {@link #QUICK_SECONDS} per configuration unless the property says otherwise. */
+    static EngineSettings defaults(boolean quick) {
+        double seconds = Double.parseDouble(System.getProperty(SECONDS_PROPERTY,
+                Double.toString(quick ? QUICK_SECONDS : DEFAULT_SECONDS)));
         List<Integer> depths = Arrays.stream(System.getProperty(DEPTHS_PROPERTY, "1,4,16,32,64").split(","))
                 .map(String::strip).map(Integer::valueOf).toList();
         int rounds = Integer.getInteger(ROUNDS_PROPERTY, DEFAULT_ROUNDS);

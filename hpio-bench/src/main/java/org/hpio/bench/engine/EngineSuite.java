@@ -27,6 +27,8 @@ import java.util.stream.Collectors;
  */
 public final class EngineSuite implements Suite {
     static final long DEFAULT_SIZE = 1L << 30;
+    /** The file size of a quick run ({@code hpio bench} without {@code --full}). */
+    static final long QUICK_SIZE = 256L << 20;
 
     private final EngineSettings settings;
 
@@ -51,9 +53,9 @@ public final class EngineSuite implements Suite {
 
     @Override
     public void run(BenchContext context) throws Exception {
-        EngineSettings s = settings != null ? settings : EngineSettings.defaults();
+        EngineSettings s = settings != null ? settings : EngineSettings.defaults(context.options().quick());
         BenchOptions options = context.options();
-        long size = options.sizeOr(DEFAULT_SIZE) / (1 << 20) * (1 << 20);
+        long size = options.sizeOr(DEFAULT_SIZE, QUICK_SIZE) / (1 << 20) * (1 << 20);
         PatternFile.requireChunks(size);
         SuiteReport report = context.report();
         List<EngineRun> runs = EnginePlan.plan(options, s, size);

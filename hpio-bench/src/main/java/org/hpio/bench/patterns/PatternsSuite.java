@@ -30,6 +30,8 @@ import java.util.Set;
  */
 public final class PatternsSuite implements Suite {
     static final long DEFAULT_SIZE = 100L << 20;
+    /** The file of a quick run ({@code hpio bench} without {@code --full}): still larger than the 10 MiB buffer. */
+    static final long QUICK_SIZE = 16L << 20;
     /** Operations of each point in the untimed (still checked) warm-up round. */
     static final long WARM_UP_OPS = 1 << 14;
 
@@ -58,7 +60,7 @@ public final class PatternsSuite implements Suite {
     @Override
     public void run(BenchContext context) throws Exception {
         BenchOptions options = context.options();
-        long fileSize = options.sizeOr(DEFAULT_SIZE) / Long.BYTES * Long.BYTES;
+        long fileSize = options.sizeOr(DEFAULT_SIZE, QUICK_SIZE) / Long.BYTES * Long.BYTES;
         List<Way> ways = ways(context);
         SuiteReport report = context.report();
         params(report, options, fileSize, ways);
@@ -105,7 +107,7 @@ public final class PatternsSuite implements Suite {
         List<Sweeps.Kind> kinds = new ArrayList<>();
         for (Sweeps.Kind kind : Sweeps.Kind.values()) {
             for (Access access : Access.values()) {
-                for (Point p : Sweeps.points(kind, access, fileSize)) {
+                for (Point p : Sweeps.points(kind, access, fileSize, context.options().quick())) {
                     all.add(p);
                     kinds.add(kind);
                 }
@@ -156,14 +158,19 @@ public final class PatternsSuite implements Suite {
     }
 
     private static void params(SuiteReport report, BenchOptions options, long fileSize, List<Way> ways) {
+        boolean quick = options.quick();
+        int step = quick ? Sweeps.QUICK_STEP : 4;
+        long maxCalls = quick ? Sweeps.QUICK_MAX_CALLS : Sweeps.MAX_CALLS;
         report.param("file-size", BenchOptions.formatSize(fileSize)).param("file-size-bytes", fileSize)
                 .param("ways", String.join(", ", ways.stream().map(Way::name).toList()))
-                .param("operation-sizes", "1 B to 1 MiB by x4, no buffer (004 Tests 1 and 4)")
-                .param("buffer-sizes", "16 B to 4 MiB by x4, and 10 MiB; 1-byte operations (004 Tests 2 and 3)")
-                .param("bounds", "unbuffered points at most " + Sweeps.MAX_CALLS + " calls; sequential buffered points "
-                        + "the file or " + Sweeps.MAX_CALLS + " refills; random buffered points "
+                .param("operation-sizes", "1 B to 1 MiB by x" + step + ", no buffer (004 Tests 1 and 4)")
+                .param("buffer-sizes", "16 B to " + (quick ? "1" : "4") + " MiB by x" + step
+                        + ", and 10 MiB; 1-byte operations (004 Tests 2 and 3)")
+                .param("sweep", quick ? "quick (every other point, fewer calls; --full for the whole sweep)" : "full")
+                .param("bounds", "unbuffered points at most " + maxCalls + " calls; sequential buffered points "
+                        + "the file or " + maxCalls + " refills; random buffered points "
                         + BenchOptions.formatSize(Sweeps.RANDOM_BUFFER_BYTES) + " / buffer operations (" + Sweeps.MIN_RANDOM_OPS
-                        + " to " + Sweeps.MAX_CALLS + "); time reported per whole file (the operations that move it "
+                        + " to " + maxCalls + "); time reported per whole file (the operations that move it "
                         + "once) = measured time x (those operations / operations measured)")
                 .param("repetitions", options.repetitions() + " (after an untimed, checked round of " + WARM_UP_OPS
                         + " operations per point; median)")

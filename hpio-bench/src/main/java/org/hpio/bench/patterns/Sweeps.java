@@ -16,6 +16,10 @@ final class Sweeps {
     static final long MAX_CALLS = 1 << 18;
     static final long RANDOM_BUFFER_BYTES = 64L << 20;
     static final long MIN_RANDOM_OPS = 64;
+    /** A quick run ({@code hpio bench} without {@code --full}): at most this many calls per point. */
+    static final long QUICK_MAX_CALLS = 1 << 16;
+    /** A quick run: the sweeps step by this factor instead of 4 (every other point), ends kept. */
+    static final int QUICK_STEP = 16;
 
     enum Kind {
         OPERATION("op", "operation size (bytes), no buffer"),
@@ -34,16 +38,24 @@ final class Sweeps {
     }
 
     static List<Integer> operationSizes(long fileSize) {
+        return operationSizes(fileSize, 4);
+    }
+
+    static List<Integer> operationSizes(long fileSize, int step) {
         List<Integer> sizes = new ArrayList<>();
-        for (int s = 1; s <= 1 << 20 && s <= fileSize; s *= 4) {
+        for (int s = 1; s <= 1 << 20 && s <= fileSize; s *= step) {
             sizes.add(s);
         }
         return sizes;
     }
 
     static List<Integer> bufferSizes(long fileSize) {
+        return bufferSizes(fileSize, 4);
+    }
+
+    static List<Integer> bufferSizes(long fileSize, int step) {
         List<Integer> sizes = new ArrayList<>();
-        for (int s = 16; s <= 4 << 20 && s <= fileSize; s *= 4) {
+        for (int s = 16; s <= 4 << 20 && s <= fileSize; s *= step) {
             sizes.add(s);
         }
         if (10L << 20 <= fileSize) {
@@ -54,16 +66,23 @@ final class Sweeps {
 
     /** Every point of {@code kind} for {@code access} over a file of {@code fileSize} bytes. */
     static List<Point> points(Kind kind, Access access, long fileSize) {
+        return points(kind, access, fileSize, false);
+    }
+
+    /** {@code quick}: every {@link #QUICK_STEP}-th size, {@link #QUICK_MAX_CALLS} calls at most (the full sweep otherwise). */
+    static List<Point> points(Kind kind, Access access, long fileSize, boolean quick) {
         List<Point> points = new ArrayList<>();
+        int step = quick ? QUICK_STEP : 4;
+        long maxCalls = quick ? QUICK_MAX_CALLS : MAX_CALLS;
         if (kind == Kind.OPERATION) {
-            for (int op : operationSizes(fileSize)) {
-                points.add(new Point(access, op, 0, fileSize, Math.min(fileSize / op, MAX_CALLS)));
+            for (int op : operationSizes(fileSize, step)) {
+                points.add(new Point(access, op, 0, fileSize, Math.min(fileSize / op, maxCalls)));
             }
         } else {
-            for (int buffer : bufferSizes(fileSize)) {
+            for (int buffer : bufferSizes(fileSize, step)) {
                 long ops = access.random()
-                        ? Math.min(MAX_CALLS, Math.max(MIN_RANDOM_OPS, RANDOM_BUFFER_BYTES / buffer))
-                        : Math.min(fileSize, MAX_CALLS * buffer);
+                        ? Math.min(maxCalls, Math.max(MIN_RANDOM_OPS, RANDOM_BUFFER_BYTES / buffer))
+                        : Math.min(fileSize, maxCalls * buffer);
                 points.add(new Point(access, 1, buffer, fileSize, Math.min(ops, fileSize)));
             }
         }

@@ -50,6 +50,7 @@ public final class ReportWriter {
         md.append("- Date: ").append(DATE.format(started.atZone(ZoneId.systemDefault()))).append('\n');
         md.append("- Total time: ").append(duration(elapsed)).append('\n');
         md.append("- Results as JSON: [results.json](results.json)\n\n");
+        md.append(summary(machine, suites));
         machine(md, machine);
         if (suites.isEmpty()) {
             md.append("No suite ran.\n");
@@ -63,6 +64,67 @@ public final class ReportWriter {
         byte[] bytes = md.toString().getBytes(StandardCharsets.UTF_8);
         AtomicFile.write(report, out -> out.write(bytes));
         return report;
+    }
+
+    /** The title of a suite's targets table starts so ("Targets, same run ..."): the summary gathers those. */
+    static final String TARGETS_TITLE = "Targets";
+
+    /**
+     * The report's first screen: the machine in one line, then every suite's targets tables (the ones whose title
+     * starts with {@value #TARGETS_TITLE}, as each suite writes them), with how many were met (rows whose "met" is
+     * empty are there for comparison and are not counted); suites without
+     * targets and suites with failures say so. {@code hpio bench} prints it last on the console too.
+     */
+    public static String summary(MachineInfo m, List<SuiteReport> suites) {
+        StringBuilder md = new StringBuilder();
+        md.append("## Summary\n\n");
+        md.append("Machine: ").append(oneLine(m.cpuModel())).append(", ").append(m.logicalCores()).append(" logical cores, ")
+                .append(m.memoryBytes() < 0 ? MachineInfo.UNKNOWN
+                        : String.format(Locale.ROOT, "%.1f GiB", m.memoryBytes() / (double) (1L << 30)))
+                .append(" memory, kernel ").append(oneLine(m.kernel())).append(", ").append(oneLine(m.fileSystemType()))
+                .append(" on ").append(oneLine(m.fileSystemDevice())).append(", ").append(oneLine(m.jdk())).append("\n\n");
+        int metAll = 0;
+        int totalAll = 0;
+        List<String> lines = new ArrayList<>();
+        StringBuilder tables = new StringBuilder();
+        for (SuiteReport s : suites) {
+            List<Table> targets = s.tables().stream()
+                    .filter(t -> t.title() != null && t.title().startsWith(TARGETS_TITLE)).toList();
+            int met = 0;
+            int total = 0;
+            for (Table t : targets) {
+                int column = t.columns().indexOf("met");
+                for (List<String> row : t.rows()) {
+                    // A row with an empty "met" is shown for comparison, not a target.
+                    String cell = column >= 0 ? row.get(column).strip() : "";
+                    if (!cell.isEmpty()) {
+                        total++;
+                        if (cell.equalsIgnoreCase("yes")) {
+                            met++;
+                        }
+                    }
+                }
+                tables.append("**").append(oneLine(s.suite())).append(": ").append(emphasized(t.title())).append("**\n\n");
+                table(tables, t.columns(), t.rows());
+            }
+            metAll += met;
+            totalAll += total;
+            String line = "- " + oneLine(s.suite()) + ": " + (total == 0 ? "no target ratios (figures only)"
+                    : met + " of " + total + " targets met");
+            if (!s.failures().isEmpty()) {
+                line += "; " + s.failures().size() + (s.failures().size() == 1 ? " failure" : " failures")
+                        + " (see the suite's notes)";
+            }
+            lines.add(line);
+        }
+        if (suites.isEmpty()) {
+            md.append("No suite ran.\n\n");
+            return md.toString();
+        }
+        md.append("Targets met: ").append(metAll).append(" of ").append(totalAll).append("\n\n");
+        lines.forEach(l -> md.append(l).append('\n'));
+        md.append('\n').append(tables);
+        return md.toString();
     }
 
     private static void machine(StringBuilder md, MachineInfo m) {

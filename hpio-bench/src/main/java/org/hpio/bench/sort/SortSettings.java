@@ -21,6 +21,11 @@ import java.util.List;
  */
 public record SortSettings(List<Long> sizes, List<Long> chunks, boolean full, long memory, long unbufferedMax) {
     public static final List<Long> DEFAULT_SIZES = List.of(1L << 20, 16L << 20, 64L << 20, 256L << 20);
+    /**
+     * The sizes of a quick run ({@code hpio bench} without {@code --full}): every target, measured at 16 MiB (Table 2
+     * too, at the largest size up to 64 MiB).
+     */
+    public static final List<Long> QUICK_SIZES = List.of(1L << 20, 16L << 20);
     public static final List<Long> DEFAULT_CHUNKS = List.of(32L << 10, 512L << 10);
     public static final long DEFAULT_MEMORY = 64L << 20;
     public static final String UNBUFFERED_PROPERTY = "hpio.bench.sort.unbuffered-max";
@@ -57,7 +62,7 @@ public record SortSettings(List<Long> sizes, List<Long> chunks, boolean full, lo
 
     /** The settings {@code options} ask for, with the defaults above for what they leave out. */
     public static SortSettings from(BenchOptions options) {
-        List<Long> sizes = options.suiteOption("sizes").map(t -> sizeList("--sizes", t)).orElse(DEFAULT_SIZES);
+        List<Long> sizes = options.suiteOption("sizes").map(t -> sizeList("--sizes", t)).orElse(options.quick() ? QUICK_SIZES : DEFAULT_SIZES);
         List<Long> chunks = options.suiteOption("chunks").map(t -> sizeList("--chunks", t)).orElse(DEFAULT_CHUNKS);
         boolean full = options.suiteOption("full").map(Boolean::parseBoolean).orElse(false);
         long memory = options.suiteOption("memory").map(t -> size("--memory", t)).orElse(DEFAULT_MEMORY);

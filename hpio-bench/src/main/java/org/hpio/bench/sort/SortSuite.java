@@ -154,12 +154,15 @@ public final class SortSuite implements Suite {
     private static void warmUp(SortConfig config, BenchOptions options, Path in, Path out, long chunk,
                                MultisetHash expected) throws IOException {
         long start = System.nanoTime();
-        for (int i = 0; i < WARM_UP_RUNS && System.nanoTime() - start < WARM_UP_NANOS; i++) {
+        long limit = options.quick() ? QUICK_WARM_UP_NANOS : WARM_UP_NANOS;
+        for (int i = 0; i < WARM_UP_RUNS && System.nanoTime() - start < limit; i++) {
             once(config, options, in, out, chunk, expected);
         }
     }
 
     static final long WARM_UP_NANOS = 1_000_000_000L;
+    /** {@link #WARM_UP_NANOS} in a quick run ({@code hpio bench} without {@code --full}). */
+    static final long QUICK_WARM_UP_NANOS = 300_000_000L;
     static final int WARM_UP_RUNS = 40;
 
     /** Why {@code config} does not run at this size and chunk, or null when it does. */

@@ -33,6 +33,9 @@ import java.util.Optional;
 public final class ApproachesSuite implements Suite {
     static final long DEFAULT_SIZE = 64L << 20;
     static final long PREFIX_BYTES = 4L << 20;
+    /** The default size and prefix of a quick run ({@link BenchOptions#quick()}): every configuration, smaller. */
+    static final long QUICK_SIZE = 16L << 20;
+    static final long QUICK_PREFIX_BYTES = 1L << 20;
 
     private final Optional<LaunchRank> launched;
 
@@ -67,15 +70,15 @@ public final class ApproachesSuite implements Suite {
             return;
         }
         BenchOptions options = context.options();
-        long count = options.sizeOr(DEFAULT_SIZE) / 4;
-        long prefixCount = Math.min(count, PREFIX_BYTES / 4);
+        long count = options.sizeOr(DEFAULT_SIZE, QUICK_SIZE) / 4;
+        long prefixCount = Math.min(count, (options.quick() ? QUICK_PREFIX_BYTES : PREFIX_BYTES) / 4);
         List<Integer> workerCounts = options.threads();
         SuiteReport report = context.report();
         report.param("element", "int (4 bytes)").param("size-bytes", count * 4)
                 .param("size", BenchOptions.formatSize(count * 4))
                 .param("prefix-for-slow-configurations", BenchOptions.formatSize(prefixCount * 4))
                 .param("workers", workerCounts).param("repetitions-threads", options.repetitions())
-                .param("repetitions-processes", 1).param("statistic", "median")
+                .param("repetitions-processes", options.quick() ? "1 (no warm-up run; quick)" : (Object) 1).param("statistic", "median")
                 .param("page-cache", "warm (file read once before timing)")
                 .param("writes", Trials.WRITES);
 
@@ -88,8 +91,11 @@ public final class ApproachesSuite implements Suite {
 
         List<Contender> contenders = BulkSuite.contenders(context);
         int maxWorkers = workerCounts.stream().max(Integer::compare).orElse(1);
-        Trials trials = new Trials(options.repetitions());
-        Trials once = new Trials(1);
+        Trials trials = new Trials(options.repetitions()).quick(options.quick());
+        Trials once = new Trials(1).quick(options.quick());
+        if (options.quick()) {
+            once.withoutWarmUp();
+        }
         List<Figures> figures = new ArrayList<>();
         try (Progress progress = context.progress("configurations", contenders.size())) {
             for (Contender c : contenders) {

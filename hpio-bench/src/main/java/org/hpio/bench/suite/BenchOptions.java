@@ -87,6 +87,21 @@ public record BenchOptions(Optional<Long> size, List<Integer> threads, int repet
         return Optional.ofNullable(suiteOptions.get(name));
     }
 
+    /**
+     * Whether this is the quick default run ({@code hpio bench} without {@code --full}, suite option "quick"):
+     * each suite keeps every configuration and target but measures smaller sizes, fewer points or shorter
+     * durations, so that all suites finish in minutes. Without it (tests, {@code --full}) suites run the
+     * paper-sized set.
+     */
+    public boolean quick() {
+        return suiteOption("quick").map(Boolean::parseBoolean).orElse(false);
+    }
+
+    /** {@code quickBytes} in a quick run, {@code fullBytes} otherwise; an explicit {@code --size} wins over both. */
+    public long sizeOr(long fullBytes, long quickBytes) {
+        return size.orElse(quick() ? quickBytes : fullBytes);
+    }
+
     public long sizeOr(long defaultBytes) {
         return size.orElse(defaultBytes);
     }

@@ -30,6 +30,8 @@ public final class BulkSuite implements Suite {
     static final long DEFAULT_SIZE = 256L << 20;
     /** Per-element configurations too slow for the whole file run on this prefix. */
     static final long PREFIX_BYTES = 8L << 20;
+    /** The default size of a quick run ({@link BenchOptions#quick()}): every configuration, smaller. */
+    static final long QUICK_SIZE = 32L << 20;
 
     @Override
     public String name() {
@@ -49,7 +51,7 @@ public final class BulkSuite implements Suite {
     @Override
     public void run(BenchContext context) throws Exception {
         BenchOptions options = context.options();
-        long count = options.sizeOr(DEFAULT_SIZE) / 8;
+        long count = options.sizeOr(DEFAULT_SIZE, QUICK_SIZE) / 8;
         if (count < 1) {
             throw new IllegalArgumentException("bulk needs at least 8 bytes");
         }
@@ -73,7 +75,7 @@ public final class BulkSuite implements Suite {
         Object[] buffers = {new long[Math.toIntExact(count)]};
         long expected = TestData.expectedChecksum(0, count, 8);
         long expectedPrefix = TestData.expectedChecksum(0, prefixCount, 8);
-        Trials trials = new Trials(options.repetitions());
+        Trials trials = new Trials(options.repetitions()).quick(options.quick());
         List<Row> rows = new ArrayList<>();
         Table smallReads = null;
         try (Progress progress = context.progress("configurations", contenders.size())) {

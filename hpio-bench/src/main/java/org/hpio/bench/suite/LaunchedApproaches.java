@@ -78,12 +78,13 @@ final class LaunchedApproaches {
 
     private void measureEveryApproach() throws Exception {
         BenchOptions options = context.options();
-        long count = options.sizeOr(ApproachesSuite.DEFAULT_SIZE) / 4;
+        long count = options.sizeOr(ApproachesSuite.DEFAULT_SIZE, ApproachesSuite.QUICK_SIZE) / 4;
         if (count < ranks.size()) {
             throw new IllegalArgumentException("approaches needs at least 4 bytes per rank: --size " + count * 4
                     + " for " + ranks.size() + " ranks");
         }
-        long prefixCount = Math.min(count, ApproachesSuite.PREFIX_BYTES / 4);
+        long prefixCount = Math.min(count,
+                (options.quick() ? ApproachesSuite.QUICK_PREFIX_BYTES : ApproachesSuite.PREFIX_BYTES) / 4);
         List<Approach> approaches = chosen(options);
         describe(context.report(), count, prefixCount);
 
@@ -114,7 +115,8 @@ final class LaunchedApproaches {
     /** Reads and writes with one approach, every rank its block; returns the aggregate figures. */
     private Row measure(Approach approach, Path input, long count, long prefixCount) throws Exception {
         Contender contender = Contender.java(approach, Optional.of(new Contender.Launch(ranks, figures)));
-        Trials trials = new Trials(context.options().repetitions(), ranks.launch().isFirst());
+        Trials trials = new Trials(context.options().repetitions(), ranks.launch().isFirst())
+                .quick(context.options().quick());
         Object[] buffer = {Elements.INT.newArray(Math.toIntExact(count / ranks.size() + 1))};
         ByteOrder order = approach.fileOrder();
         Plan read = trials.extent(contender, new Plan(input, Elements.INT, count, ranks.size(), order),

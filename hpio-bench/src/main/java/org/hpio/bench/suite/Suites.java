@@ -6,7 +6,9 @@ import org.hpio.bench.engine.EngineSuite;
 import org.hpio.bench.patterns.PatternsSuite;
 import org.hpio.bench.sort.SortSuite;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Every suite {@code hpio bench} knows, in the order a full run takes them. Later suites register here. */
@@ -17,6 +19,21 @@ public final class Suites {
     public static List<Suite> all() {
         return List.of(new BulkSuite(), new ApproachesSuite(), new EngineSuite(), new AsyncSuite(),
                 new ArchiveSuite(), new SortSuite(), new PatternsSuite());
+    }
+
+    /**
+     * Seconds each suite took at its default sizes on the reference machine (2 cores, the repository's results/),
+     * quick run then {@code --full}: what the progress's total estimate starts from.
+     */
+    private static final Map<String, long[]> SECONDS = Map.of(
+            "bulk", new long[] {25, 90}, "approaches", new long[] {50, 360}, "engine", new long[] {55, 180},
+            "async", new long[] {22, 50}, "archive", new long[] {95, 120}, "sort", new long[] {60, 180},
+            "patterns", new long[] {40, 480});
+
+    /** How long {@code suite} is expected to take, quick or full, at its default sizes: a first estimate. */
+    public static Duration estimate(String suite, boolean quick) {
+        long[] s = SECONDS.getOrDefault(suite, new long[] {60, 180});
+        return Duration.ofSeconds(quick ? s[0] : s[1]);
     }
 
     public static Optional<Suite> byName(String name) {

@@ -22,12 +22,17 @@ final class Trials {
     /** A per-element configuration whose full run would take longer than this runs on a prefix. */
     static final double FULL_RUN_LIMIT_SECONDS = 4.0;
 
+    /** {@link #FULL_RUN_LIMIT_SECONDS} in a quick run ({@link BenchOptions#quick()}). */
+    static final double QUICK_RUN_LIMIT_SECONDS = 1.0;
+
     /** How write figures are measured, for the report. */
     static final String WRITES = "into the page cache of a fresh sparse file of the final size; forced and checked "
             + "after the clock stops";
 
     private final int repetitions;
     private final boolean keepsFiles;
+    private double limitSeconds = FULL_RUN_LIMIT_SECONDS;
+    private boolean warmUp = true;
 
     Trials(int repetitions) {
         this(repetitions, true);
@@ -42,10 +47,27 @@ final class Trials {
         this.keepsFiles = keepsFiles;
     }
 
+    /** This, with the full-run limit of a quick run when {@code quick}. */
+    Trials quick(boolean quick) {
+        limitSeconds = quick ? QUICK_RUN_LIMIT_SECONDS : FULL_RUN_LIMIT_SECONDS;
+        return this;
+    }
+
+    /**
+     * This, without the untimed warm-up run. For forked processes in a quick run: each is a fresh JVM, so the
+     * warm-up warms no JIT, and reads find the file already in the page cache.
+     */
+    Trials withoutWarmUp() {
+        warmUp = false;
+        return this;
+    }
+
     /** Median seconds of reading {@code plan} (warm: already cached; cold: dropped before each repetition). */
     double read(Contender c, Plan plan, Contender.Workers workers, Object[] buffers, long expected, boolean cold)
             throws Exception {
-        c.run(Op.READ, plan, workers, buffers, expected);
+        if (warmUp) {
+            c.run(Op.READ, plan, workers, buffers, expected);
+        }
         double[] seconds = new double[repetitions];
         for (int r = 0; r < repetitions; r++) {
             if (cold) {
@@ -60,7 +82,7 @@ final class Trials {
     double write(Contender c, Plan plan, Contender.Workers workers, Object[] buffers) throws Exception {
         long expected = TestData.expectedChecksum(0, plan.count(), plan.elements().size());
         double[] seconds = new double[repetitions];
-        for (int r = -1; r < repetitions; r++) {
+        for (int r = warmUp ? -1 : 0; r < repetitions; r++) {
             if (keepsFiles) {
                 DataFiles.recreateSparse(plan.file(), plan.bytes());
             }
@@ -100,7 +122,7 @@ final class Trials {
 
     /**
      * The plan to measure {@code c} on: the full one, or for a per-element configuration whose full run would
-     * exceed {@link #FULL_RUN_LIMIT_SECONDS}, the prefix (timed once on the prefix to decide).
+     * exceed {@link #FULL_RUN_LIMIT_SECONDS} (a quick run: {@link #QUICK_RUN_LIMIT_SECONDS}), the prefix (timed once on the prefix to decide).
      */
     Plan extent(Contender c, Plan full, Plan prefix, Object[] buffers) throws Exception {
         return extent(c, full, prefix, buffers, Contender.Workers.THREADS);
@@ -114,6 +136,6 @@ final class Trials {
         long expected = TestData.expectedChecksum(0, prefix.count(), prefix.elements().size());
         double seconds = c.run(Op.READ, prefix, workers, buffers, expected);
         double estimate = seconds * full.count() / prefix.count();
-        return estimate > FULL_RUN_LIMIT_SECONDS ? prefix : full;
+        return estimate > limitSeconds ? prefix : full;
     }
 }

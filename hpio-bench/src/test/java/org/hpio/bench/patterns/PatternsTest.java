@@ -115,6 +115,18 @@ class PatternsTest {
     }
 
     @Test
+    void aQuickSweepKeepsTheEndsWithFewerPointsAndCalls() {
+        long file = 100L << 20;
+        List<Point> ops = Sweeps.points(Sweeps.Kind.OPERATION, Access.SEQ_READ, file, true);
+        assertEquals(List.of(1, 16, 256, 4096, 65536, 1 << 20), ops.stream().map(Point::opSize).toList());
+        assertEquals(Sweeps.QUICK_MAX_CALLS, ops.getFirst().ops());
+        List<Point> buffers = Sweeps.points(Sweeps.Kind.BUFFER, Access.RANDOM_READ, file, true);
+        assertEquals(16, buffers.getFirst().bufferSize());
+        assertEquals(10 << 20, buffers.getLast().bufferSize());
+        assertTrue(buffers.size() < Sweeps.points(Sweeps.Kind.BUFFER, Access.RANDOM_READ, file).size());
+    }
+
+    @Test
     void theSuiteRunsEndToEnd() throws Exception {
         BenchOptions options = new BenchOptions(Optional.of(16L << 10), List.of(1), 1, BenchOptions.CacheMode.BOTH,
                 dir, List.of("stream", "direct", "bulk", "c"));

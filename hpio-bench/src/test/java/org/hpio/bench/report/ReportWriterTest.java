@@ -95,6 +95,29 @@ class ReportWriterTest {
     }
 
     @Test
+    void theSummaryComesFirstWithEveryTargetsTable() throws IOException {
+        SuiteReport withTargets = new SuiteReport("engine", "engines");
+        withTargets.table(new Table("Throughput", List.of("a", "b")).row("x", "1"));
+        withTargets.table(new Table("Targets, same run", List.of("ratio", "value", "target", "met"))
+                .row("uring/fio", "0.9", ">= 0.85", "yes").row("uring/afc", "1.1", ">= 2", "no")
+                .row("threads/fio", "0.8", "(for comparison)", ""));
+        SuiteReport without = new SuiteReport("patterns", "sweeps");
+        without.failure("c", new IllegalStateException("wrong checksum"));
+        Path md = ReportWriter.write(dir.resolve("s"), JsonResultsTest.MACHINE, List.of(withTargets, without),
+                Instant.now(), Duration.ofSeconds(3));
+        String text = Files.readString(md);
+        int summary = text.indexOf("## Summary");
+        assertTrue(summary > 0 && summary < text.indexOf("## Machine"), text);
+        assertTrue(text.contains("Machine: Test CPU, 8 logical cores, 16.0 GiB memory"), text);
+        assertTrue(text.contains("Targets met: 1 of 2"), text);
+        assertTrue(text.contains("- engine: 1 of 2 targets met"), text);
+        assertTrue(text.contains("- patterns: no target ratios (figures only); 1 failure"), text);
+        assertTrue(text.contains("**engine: Targets, same run**"), text);
+        assertTrue(text.indexOf("| uring/fio | 0.9 | >= 0.85 | yes |") < text.indexOf("## Machine"), text);
+        assertFalse(ReportWriter.summary(JsonResultsTest.MACHINE, List.of(withTargets)).contains("Throughput"));
+    }
+
+    @Test
     void noSuites() throws IOException {
         Path md = ReportWriter.write(dir, JsonResultsTest.MACHINE, List.of(), Instant.now(), Duration.ofMillis(1500));
         String text = Files.readString(md);

@@ -35,6 +35,14 @@ class SortSettingsTest {
     }
 
     @Test
+    void aQuickRunStopsAt16MiB() {
+        SortSettings s = parse(Map.of("quick", "true"));
+        assertEquals(List.of(1L << 20, 16L << 20), s.sizes());
+        assertEquals(List.of(32L << 10, 512L << 10), s.chunks());
+        assertEquals(List.of(2L << 20), parse(Map.of("quick", "true", "sizes", "2m")).sizes());
+    }
+
+    @Test
     void listsParseSortedWithoutRepeats() {
         SortSettings s = parse(Map.of("sizes", "16m,1m,1m", "chunks", "4k", "full", "true", "memory", "2m"));
         assertEquals(List.of(1L << 20, 16L << 20), s.sizes());
