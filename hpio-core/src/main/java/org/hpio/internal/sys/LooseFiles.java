@@ -21,8 +21,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * then {@code fstat(2)} for its type and size. What a mount of loose files does per load (002 §3.1: the per-file
  * cost is what an asset loader pays thousands of times).
  *
- * <p>Kernels before 5.6 (or a seccomp filter) refuse {@code openat2} with ENOSYS or EPERM: {@link #openBeneath}
- * then answers {@link #UNSUPPORTED} and the caller checks the path its own way.
+ * <p>Kernels before 5.6 (or a seccomp filter) refuse {@code openat2} with ENOSYS or EPERM, and other
+ * architectures than x86_64 lay out {@code struct stat} differently: {@link #openBeneath} then answers
+ * {@link #UNSUPPORTED} and the caller checks the path its own way.
  */
 public final class LooseFiles {
     /** What {@link #openBeneath} answers when the kernel has no openat2. */
@@ -50,7 +51,8 @@ public final class LooseFiles {
             Linker.Option.firstVariadicArg(1));
     private static final MethodHandle FSTAT = Syscalls.downcall("fstat",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
-    private static volatile boolean unsupported;
+    /** The struct stat offsets above are x86_64's: elsewhere {@link #openBeneath} answers {@link #UNSUPPORTED}. */
+    private static volatile boolean unsupported = !System.getProperty("os.arch", "").matches("amd64|x86_64");
 
     private LooseFiles() {
     }
