@@ -87,16 +87,7 @@ final class HpioFileChannel extends FileChannel {
         ensureOpen();
         requireReadable();
         requireWritableBuffer(dst);
-        positionLock.lock();
-        try {
-            int n = (int) transfer(new ByteBuffer[] {dst}, true, position);
-            if (n > 0) {
-                position += n;
-            }
-            return n;
-        } finally {
-            positionLock.unlock();
-        }
+        return (int) transferAtPosition(new ByteBuffer[] {dst}, true);
     }
 
     @Override
@@ -108,16 +99,7 @@ final class HpioFileChannel extends FileChannel {
         for (ByteBuffer b : slice) {
             requireWritableBuffer(b);
         }
-        positionLock.lock();
-        try {
-            long n = transfer(slice, true, position);
-            if (n > 0) {
-                position += n;
-            }
-            return n;
-        } finally {
-            positionLock.unlock();
-        }
+        return transferAtPosition(slice, true);
     }
 
     @Override
@@ -144,14 +126,7 @@ final class HpioFileChannel extends FileChannel {
         if (options.append()) {
             return (int) appendWith(() -> jdk.write(src));
         }
-        positionLock.lock();
-        try {
-            int n = (int) transfer(new ByteBuffer[] {src}, false, position);
-            position += n;
-            return n;
-        } finally {
-            positionLock.unlock();
-        }
+        return (int) transferAtPosition(new ByteBuffer[] {src}, false);
     }
 
     @Override
@@ -162,10 +137,17 @@ final class HpioFileChannel extends FileChannel {
         if (options.append()) {
             return appendWith(() -> jdk.write(srcs, offset, length));
         }
+        return transferAtPosition(slice(srcs, offset, length), false);
+    }
+
+    /** A transfer at the channel's position, which then advances by the bytes moved (none at end of file). */
+    private long transferAtPosition(ByteBuffer[] buffers, boolean read) throws IOException {
         positionLock.lock();
         try {
-            long n = transfer(slice(srcs, offset, length), false, position);
-            position += n;
+            long n = transfer(buffers, read, position);
+            if (n > 0) {
+                position += n;
+            }
             return n;
         } finally {
             positionLock.unlock();
