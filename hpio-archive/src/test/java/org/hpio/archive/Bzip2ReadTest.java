@@ -75,4 +75,21 @@ class Bzip2ReadTest {
         CompressedEntryContractTest.assertSameErrorEveryWay(bad, "small.txt", "bad.zip", "entry small.txt",
                 "bad bzip2 data: BZ_DATA_ERROR");
     }
+
+    /**
+     * bzip2 has no useful expansion bound, so a claimed size of 2 GiB from a few hundred compressed bytes (what
+     * {@code ArchiveOpenFuzzTest} found) must be refused from the data, not by allocating 2 GiB first: with the
+     * tests' 2 GiB heap the old whole-entry read died of an OutOfMemoryError.
+     */
+    @Test
+    void aBzip2EntryClaimingTwoGibibytesIsRefusedWithoutAllocatingThem() throws Exception {
+        Path zip = pythonBzip2Zip();
+        byte[] b = Files.readAllBytes(zip);
+        HostileArchiveTest.Zip z = HostileArchiveTest.Zip.of(b);
+        z.putInt(z.headers()[0] + 24, 0x7fff_fff0L);
+        Path bad = dir.resolve("bad.zip");
+        Files.write(bad, b);
+        CompressedEntryContractTest.assertSameErrorEveryWay(bad, "small.txt", "bad.zip", "entry small.txt",
+                "the directory says 2147483632");
+    }
 }
