@@ -1,9 +1,11 @@
 /**
  * hpio-core: bulk typed-array I/O ({@code org.hpio.bulk}), asynchronous bulk I/O ({@code org.hpio.async}) and
- * the JDK's file channels on hpio's engine ({@code org.hpio.nio}).
+ * the JDK's file channels on hpio's engine ({@code org.hpio.nio}); {@code org.hpio.Hpio} says which native
+ * features are active (all public APIs also work with native access denied, on the JDK's own calls).
  * Engines and native memory stay internal.
  */
 module org.hpio.core {
+    exports org.hpio;
     exports org.hpio.bulk;
     exports org.hpio.async;
     exports org.hpio.nio;

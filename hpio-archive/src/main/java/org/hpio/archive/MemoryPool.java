@@ -1,5 +1,6 @@
 package org.hpio.archive;
 
+import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.ScopedMemory;
 
 import java.lang.foreign.Arena;
@@ -42,7 +43,8 @@ final class MemoryPool {
      */
     static MemorySegment allocate(Arena arena, long bytes, int alignment) {
         long size = Math.max(1, bytes);
-        if (size < 1L << MIN_SHIFT || alignment > ALIGNMENT) {
+        if (size < 1L << MIN_SHIFT || alignment > ALIGNMENT || !NativeAccess.available()) {
+            // native calls off: no scoped view (a restricted call) to recycle through, so fresh memory
             return arena.allocate(size, Math.max(alignment, 64));
         }
         int shift = 64 - Long.numberOfLeadingZeros(size - 1);

@@ -14,6 +14,7 @@ final class DirectIo {
     }
 
     static void assumeSupported(Path file) {
+        org.hpio.testing.NativeCalls.assumeOn("O_DIRECT");
         boolean supported;
         try (AsyncFile ignored = new AsyncFile(file, "r", AsyncFileOptions.defaults().withDirect(true))) {
             supported = true;

@@ -56,7 +56,7 @@ class WholeEntryDecoderTest {
 
     private static byte[] decode(ArchiveEntry e, byte[] compressed, boolean nativeInflate, ArchiveWarnings warnings)
             throws ArchiveFormatException {
-        if (nativeInflate) {
+        if (nativeInflate && org.hpio.internal.sys.NativeAccess.available()) { // off: Inflater, the fallback under test
             assumeTrue(Libdeflate.available(), "libdeflate missing (install Debian's libdeflate0): "
                     + Libdeflate.unavailableReason());
         }

@@ -7,7 +7,10 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
 
-/** {@code hpio --version}: the Maven project version the CLI was built with (a filtered resource). */
+/**
+ * {@code hpio --version}: the Maven project version the CLI was built with (a filtered resource), then the
+ * engine and native features active here ({@link org.hpio.Hpio#describe()}).
+ */
 final class VersionProvider implements CommandLine.IVersionProvider {
     private static final String RESOURCE = "version.properties";
 
@@ -26,7 +29,7 @@ final class VersionProvider implements CommandLine.IVersionProvider {
     }
 
     @Override
-    public String[] getVersion() {
-        return new String[] {"hpio " + version()};
+    public String[] getVersion() throws IOException {
+        return ("hpio " + version() + "\n" + org.hpio.Hpio.describe()).split("\n");
     }
 }

@@ -2,6 +2,7 @@ package org.hpio.bulk;
 
 import org.hpio.internal.array.ArrayKind;
 import org.hpio.internal.sys.FileMapping;
+import org.hpio.internal.sys.NativeAccess;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -69,6 +70,9 @@ final class MappedChannelRead {
     /** The file's size after the copy, or -1 when the file cannot be mapped or is not all in the page cache. */
     private static long mapAndCopy(FileChannel channel, long position, ArrayKind kind, Object array, int offset,
                                    int count, ByteOrder order) throws IOException {
+        if (!NativeAccess.available()) {
+            return -1;   // the residency check (mincore) is a native call: read it staged
+        }
         try (Arena arena = Arena.ofConfined()) {
             long inPage = FileMapping.offsetInPage(position);
             MemorySegment pages;

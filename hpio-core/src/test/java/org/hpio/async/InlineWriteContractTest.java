@@ -174,6 +174,7 @@ abstract class InlineWriteContractTest {
 
     @Test
     void aSmallReadOfCachedDataIsDoneWhenInitiationReturns() throws Exception {
+        org.hpio.testing.NativeCalls.assumeOn("a read without waiting (preadv2 RWF_NOWAIT)");
         Files.write(dir.resolve("read"), filled(8192, 11));
         try (AsyncFile f = open("read", EngineConfig.defaults())) {
             byte[] back = new byte[4096];

@@ -108,7 +108,9 @@ class AlignedAllocatorTest {
             assertMessage(() -> alloc.free(a.asSlice(8, 16)), "not aligned");
             assertMessage(() -> alloc.free(a.asSlice(A, A)), "inside a live region");
             assertMessage(() -> alloc.free(a.asSlice(0, A)), "larger than");
-            assertMessage(() -> alloc.free(MemorySegment.ofAddress(a.address()).reinterpret(3 * A)), "smaller than");
+            if (org.hpio.internal.sys.NativeAccess.available()) {   // forging a segment is itself a native access
+                assertMessage(() -> alloc.free(MemorySegment.ofAddress(a.address()).reinterpret(3 * A)), "smaller than");
+            }
             assertEquals(before, alloc.stats());
             assertThrows(IllegalArgumentException.class, () -> alloc.allocate(0));
             assertThrows(IllegalArgumentException.class, () -> alloc.allocate(17 * A));

@@ -29,12 +29,13 @@ final class BlockingIo {
         try {
             // The submitter's arena may be confined to its thread: a worker uses the memory as the kernel
             // does under io_uring, by address, while the request owns the buffer.
-            MemorySegment buffer = op.buffer() == null ? null : Syscalls.anyThreadView(op.buffer());
+            MemorySegment buffer = op.buffer() == null || op.file().isPortable() ? op.buffer()
+                    : Syscalls.anyThreadView(op.buffer());
             return switch (op.kind()) {
-                case READ -> new Outcome(Syscalls.pread(job.fd(), buffer, op.position(), op.file().path()), 0);
-                case WRITE -> new Outcome(Syscalls.pwrite(job.fd(), buffer, op.position(), op.file().path()), 0);
+                case READ -> new Outcome(read(job, buffer, op.position()), 0);
+                case WRITE -> new Outcome(write(job, buffer, op.position()), 0);
                 case FSYNC -> {
-                    Syscalls.force(job.fd(), op.metadata(), op.file().path());
+                    force(job);
                     yield new Outcome(0, 0);
                 }
                 case WRITE_THEN_FSYNC -> writeThenFsync(job, buffer);
@@ -53,6 +54,9 @@ final class BlockingIo {
      */
     static Outcome readNow(EngineBase.Job job) {
         IoOperation op = job.op();
+        if (op.file().isPortable()) {
+            return null;   // the JDK cannot read without waiting: the engine does the whole read
+        }
         try {
             long bytes = Syscalls.preadNoWait(job.fd(), op.buffer(), op.position(), op.file().path());
             return bytes == op.length() ? new Outcome(bytes, 0) : null;
@@ -67,16 +71,39 @@ final class BlockingIo {
         long done = 0;
         try {
             while (done < buffer.byteSize()) {
-                long n = Syscalls.pwrite(job.fd(), buffer.asSlice(done), op.position() + done, op.file().path());
+                long n = write(job, buffer.asSlice(done), op.position() + done);
                 if (n == 0) {
                     throw Errno.exception("pwrite", Errno.EIO, op.file().path(), op.position() + done);
                 }
                 done += n;
             }
-            Syscalls.force(job.fd(), op.metadata(), op.file().path());
+            force(job);
             return new Outcome(done, 0);
         } catch (IOException e) {
             return new Outcome(done, Errno.of(e));
+        }
+    }
+
+    // The calls, on the job's leased descriptor, or through its file where native calls are off (a JDK channel:
+    // the submitter's buffer is then accessible from this thread, EngineBase.submit sees to that).
+
+    private static long read(EngineBase.Job job, MemorySegment buffer, long position) throws IOException {
+        var file = job.op().file();
+        return file.isPortable() ? file.read(buffer, position) : Syscalls.pread(job.fd(), buffer, position, file.path());
+    }
+
+    private static long write(EngineBase.Job job, MemorySegment buffer, long position) throws IOException {
+        var file = job.op().file();
+        return file.isPortable() ? file.write(buffer, position)
+                : Syscalls.pwrite(job.fd(), buffer, position, file.path());
+    }
+
+    private static void force(EngineBase.Job job) throws IOException {
+        var file = job.op().file();
+        if (file.isPortable()) {
+            file.force(job.op().metadata());
+        } else {
+            Syscalls.force(job.fd(), job.op().metadata(), file.path());
         }
     }
 }

@@ -70,10 +70,33 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     /** See {@link IoEngine#submit}: admission, then the injected fault or the engine's mechanism. */
     public final IoRequest submit(IoOperation op) throws IOException {
         J job = admit(op);
-        if (!injectedFault(job)) {
+        if (injectedFault(job)) {
+            return job.request;
+        }
+        dispatch(job);
+        return job.request;
+    }
+
+    /** Hands {@code job} to the engine, or does it here when only this thread can use its buffer. */
+    private void dispatch(J job) {
+        if (onlySubmitterCanUse(job.request.operation())) {
+            runBlocking(job);
+        } else {
             enqueue(job);
         }
-        return job.request;
+    }
+
+    /** Any thread but the submitter: asks a buffer's arena whether a worker may use it. */
+    private static final Thread ANOTHER_THREAD = new Thread(() -> { });
+
+    /**
+     * Whether {@code op}'s buffer belongs to a confined arena of the submitting thread while native calls are off:
+     * a worker then cannot hand it to the JDK's channel (the native engine uses it by address, as the kernel
+     * does), so the operation is done on the submitting thread, and the request is complete when it returns.
+     */
+    private static boolean onlySubmitterCanUse(IoOperation op) {
+        return op.buffer() != null && op.file() != null && op.file().isPortable()
+                && !op.buffer().isAccessibleBy(ANOTHER_THREAD);
     }
 
     /**
@@ -213,7 +236,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             throw e;
         }
         if (outcome == null) {
-            enqueue(job);
+            dispatch(job);
         } else {
             finish(job, outcome.bytes(), outcome.errno());
         }

@@ -19,6 +19,8 @@ public final class IoEngines {
     private static final System.Logger LOG = System.getLogger(IoEngines.class.getName());
     private static final Set<IoEngine> OPEN = ConcurrentHashMap.newKeySet();
     private static volatile boolean fallbackLogged;
+    /** Why the automatic choice last fell back from io_uring, or null. */
+    private static volatile String uringRefusal;
     private static volatile IoEngine shared;
     private static final ReentrantLock SHARED_LOCK = new ReentrantLock();
 
@@ -85,12 +87,18 @@ public final class IoEngines {
         try {
             return UringEngine.open(config);
         } catch (IOException | UnsupportedOperationException e) {
-            if (!fallbackLogged) {
+            uringRefusal = e.getMessage();
+            if (!fallbackLogged && org.hpio.internal.sys.NativeAccess.available()) { // else NativeAccess said why
                 fallbackLogged = true;
                 LOG.log(System.Logger.Level.INFO, "io_uring unavailable, using the thread-pool engine: " + e.getMessage());
             }
             return ThreadPoolEngine.open(config);
         }
+    }
+
+    /** Why the automatic choice fell back from io_uring to the thread-pool engine, or null when it did not. */
+    public static String uringRefusal() {
+        return uringRefusal;
     }
 
     private static IoEngine register(IoEngine engine) {

@@ -111,6 +111,10 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      * seccomp or kernel.io_uring_disabled, memlock, or an opcode hpio needs missing from the probe).
      */
     static UringEngine open(EngineConfig config) throws IOException {
+        if (!org.hpio.internal.sys.NativeAccess.available()) {
+            throw new IOException("io_uring cannot start: native calls are off: "
+                    + org.hpio.internal.sys.NativeAccess.unavailableReason());
+        }
         int entries = Integer.highestOneBit(Math.max(8, 2 * config.maxInFlight() + 8) - 1) << 1;
         UringRing ring;
         try {

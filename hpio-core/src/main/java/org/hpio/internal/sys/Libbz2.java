@@ -41,6 +41,8 @@ public final class Libbz2 {
         String why = null;
         if (!Boolean.parseBoolean(System.getProperty("hpio.libbz2", "true"))) {
             why = "turned off by -Dhpio.libbz2=false";
+        } else if (!NativeAccess.available()) {
+            why = "native calls are off: " + NativeAccess.unavailableReason();
         } else {
             try {
                 SymbolLookup lib = SymbolLookup.libraryLookup(LIBRARY, Arena.global());

@@ -57,6 +57,8 @@ public final class Libdeflate {
         String why = null;
         if (!Boolean.parseBoolean(System.getProperty("hpio.libdeflate", "true"))) {
             why = "turned off by -Dhpio.libdeflate=false";
+        } else if (!NativeAccess.available()) {
+            why = "native calls are off: " + NativeAccess.unavailableReason();
         } else {
             try {
                 SymbolLookup lib = SymbolLookup.libraryLookup(LIBRARY, Arena.global());

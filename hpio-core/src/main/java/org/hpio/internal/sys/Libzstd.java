@@ -93,6 +93,8 @@ public final class Libzstd {
         String why = null;
         if (!Boolean.parseBoolean(System.getProperty("hpio.libzstd", "true"))) {
             why = "turned off by -Dhpio.libzstd=false";
+        } else if (!NativeAccess.available()) {
+            why = "native calls are off: " + NativeAccess.unavailableReason();
         } else {
             try {
                 calls = Calls.bind(SymbolLookup.libraryLookup(LIBRARY, Arena.global()));

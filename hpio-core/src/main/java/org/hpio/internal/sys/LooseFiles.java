@@ -46,25 +46,37 @@ public final class LooseFiles {
     private static final ThreadLocal<MemorySegment> SCRATCH =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(SCRATCH_BYTES, 8));
 
-    private static final MethodHandle OPENAT2 = Syscalls.downcall("syscall",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG),
-            Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle FSTAT = Syscalls.downcall("fstat",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    /** The handles, in a class of their own: made on first native use, never where native calls are off. */
+    private static final class Calls {
+        static final MethodHandle OPENAT2 = Syscalls.downcall("syscall",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG),
+                Linker.Option.firstVariadicArg(1));
+        static final MethodHandle FSTAT = Syscalls.downcall("fstat",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    }
     /** The struct stat offsets above are x86_64's: elsewhere {@link #openBeneath} answers {@link #UNSUPPORTED}. */
-    private static volatile boolean unsupported = !System.getProperty("os.arch", "").matches("amd64|x86_64");
+    private static volatile boolean unsupported = !System.getProperty("os.arch", "").matches("amd64|x86_64")
+            || !NativeAccess.available();
 
     private LooseFiles() {
     }
 
-    /** A descriptor of directory {@code dir} for {@link #openBeneath} (O_PATH: no read access needed). */
+    /**
+     * A descriptor of directory {@code dir} for {@link #openBeneath} (O_PATH: no read access needed), or
+     * {@link #UNSUPPORTED} where native calls are off (then {@link #openBeneath} answers that too).
+     */
     public static int openRoot(Path dir) throws IOException {
+        if (!NativeAccess.available()) {
+            return UNSUPPORTED;
+        }
         return Syscalls.open(dir.toString(), O_PATH | O_DIRECTORY, 0);
     }
 
-    /** Closes a descriptor from {@link #openRoot} or {@link #openBeneath}. */
+    /** Closes a descriptor from {@link #openRoot} or {@link #openBeneath} ({@link #UNSUPPORTED}: nothing). */
     public static void close(int fd, String path) throws IOException {
-        Syscalls.close(fd, path);
+        if (fd != UNSUPPORTED) {
+            Syscalls.close(fd, path);
+        }
     }
 
     /**
@@ -89,7 +101,7 @@ public final class LooseFiles {
         MemorySegment.copy(name, 0, path, JAVA_BYTE, 0, name.length);
         path.set(JAVA_BYTE, name.length, (byte) 0);
         int fd = (int) Syscalls.callOrErrno("openat2",
-                c -> (long) OPENAT2.invokeExact(c, SYS_OPENAT2, rootFd, path, how, (long) HOW_BYTES));
+                c -> (long) Calls.OPENAT2.invokeExact(c, SYS_OPENAT2, rootFd, path, how, (long) HOW_BYTES));
         if (fd == -Errno.ENOSYS || fd == -Errno.EPERM && !relative.isEmpty() && seccompRefused(rootFd)) {
             unsupported = true;
             return UNSUPPORTED;
@@ -109,7 +121,7 @@ public final class LooseFiles {
      */
     public static long regularFileSize(int fd, String path) throws IOException {
         MemorySegment stat = SCRATCH.get().asSlice(0, STAT_BYTES);
-        Syscalls.call("fstat", path, -1, false, c -> (int) FSTAT.invokeExact(c, fd, stat));
+        Syscalls.call("fstat", path, -1, false, c -> (int) Calls.FSTAT.invokeExact(c, fd, stat));
         return (stat.get(JAVA_INT, STAT_MODE) & S_IFMT) == S_IFREG ? stat.get(JAVA_LONG, STAT_SIZE) : -1;
     }
 

@@ -11,8 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A file descriptor owned by hpio, used only for positional I/O (pread, pwrite) so that many threads may use
- * it at once.
+ * A file owned by hpio, used only for positional I/O (pread, pwrite) so that many threads may use it at once:
+ * a Linux descriptor, or, where native calls are off ({@link NativeAccess}), the JDK's {@code FileChannel}
+ * ({@link FileCalls}: the same calls, errors and errno either way; O_DIRECT, mapped reads and the descriptor
+ * itself need the native calls).
  *
  * <p>Closing is safe against calls in flight: every call holds a use count, {@link #close()} marks the file
  * closed at once (later calls throw an {@link IOException} saying so) and the descriptor is closed by whichever
@@ -24,7 +26,7 @@ public final class NativeFile implements Closeable {
     /** Set, once, by whoever closes the descriptor itself: calls refused after that must not close it again. */
     private static final long RELEASED = 1L << 61;
 
-    private final int fd;
+    private final FileCalls calls;
     private final int flags;
     private final String path;
     private volatile DirectAlignment alignment;
@@ -48,8 +50,8 @@ public final class NativeFile implements Closeable {
     /** Calls in flight, plus {@link #CLOSED} once close was asked for. */
     private final AtomicLong state = new AtomicLong();
 
-    private NativeFile(int fd, int flags, String path) {
-        this.fd = fd;
+    private NativeFile(FileCalls calls, int flags, String path) {
+        this.calls = calls;
         this.flags = flags;
         this.path = path;
     }
@@ -57,7 +59,13 @@ public final class NativeFile implements Closeable {
     /** Opens {@code path} with open(2) {@code flags} (O_CREAT creates with mode 0666 less the umask). */
     public static NativeFile open(Path path, int flags) throws IOException {
         String name = path.toString();
-        return new NativeFile(Syscalls.open(name, flags, 0666), flags, name);
+        FileCalls calls = NativeAccess.available() ? DescriptorCalls.open(name, flags) : ChannelCalls.open(path, flags);
+        return new NativeFile(calls, flags, name);
+    }
+
+    /** Whether this file is a JDK channel, native calls being off ({@link NativeAccess}): no descriptor. */
+    public boolean isPortable() {
+        return calls instanceof ChannelCalls;
     }
 
     /**
@@ -115,8 +123,15 @@ public final class NativeFile implements Closeable {
         }
     }
 
-    /** fsync on directory {@code dir}: makes the creations and renames in it durable. */
+    /**
+     * fsync on directory {@code dir}: makes the creations and renames in it durable. Where native calls are off
+     * the JDK's channel does it; on Windows, which cannot open a directory, the file system makes names durable
+     * by itself and nothing is done.
+     */
     public static void forceDirectory(Path dir) throws IOException {
+        if (!NativeAccess.available() && System.getProperty("os.name", "").startsWith("Windows")) {
+            return;
+        }
         try (NativeFile d = open(dir, Syscalls.O_RDONLY | Syscalls.O_CLOEXEC)) {
             d.force(true);
         }
@@ -154,7 +169,7 @@ public final class NativeFile implements Closeable {
     public long read(MemorySegment buffer, long position) throws IOException {
         acquire();
         try {
-            return Syscalls.pread(fd, buffer, position, path);
+            return calls.read(buffer, position);
         } finally {
             release();
         }
@@ -182,6 +197,9 @@ public final class NativeFile implements Closeable {
      * in), an {@link IOException} naming the file and offset is thrown. It never leaves this method.
      */
     public long readMapped(long position, long length, MappedCopy copy) throws IOException {
+        if (isPortable()) {
+            return -1;   // mapping for one call and its residency check are native calls
+        }
         try {
             return mapAndCopy(position, length, copy);
         } catch (InternalError fault) {
@@ -201,7 +219,7 @@ public final class NativeFile implements Closeable {
             MemorySegment pages;
             acquire();
             try {
-                pages = FileMapping.mapForReading(fd, position, length, path, arena);
+                pages = FileMapping.mapForReading(calls.descriptor(), position, length, path, arena);
             } catch (IOException notMappable) {
                 return -1;
             } finally {
@@ -219,7 +237,7 @@ public final class NativeFile implements Closeable {
     public long write(MemorySegment buffer, long position) throws IOException {
         acquire();
         try {
-            long written = Syscalls.pwrite(fd, buffer, position, path);
+            long written = calls.write(buffer, position);
             sawSize(position + written);
             return written;
         } finally {
@@ -231,7 +249,7 @@ public final class NativeFile implements Closeable {
     public long size() throws IOException {
         acquire();
         try {
-            long size = Syscalls.size(fd, path);
+            long size = calls.size();
             sizeSeen = size;
             return size;
         } finally {
@@ -267,17 +285,17 @@ public final class NativeFile implements Closeable {
     public void force(boolean metadata) throws IOException {
         acquire();
         try {
-            Syscalls.force(fd, metadata, path);
+            calls.force(metadata);
         } finally {
             release();
         }
     }
 
-    /** posix_fadvise over the whole file (e.g. {@link Syscalls#POSIX_FADV_DONTNEED}). */
+    /** posix_fadvise over the whole file (e.g. {@link Syscalls#POSIX_FADV_DONTNEED}); a hint, ignored when portable. */
     public void advise(int advice) throws IOException {
         acquire();
         try {
-            Syscalls.fadvise(fd, advice, path);
+            calls.advise(advice);
         } finally {
             release();
         }
@@ -299,11 +317,12 @@ public final class NativeFile implements Closeable {
         private Lease() {
         }
 
+        /** The descriptor; there is none where native calls are off ({@link #isPortable()}). */
         public int fd() {
             if (released) {
                 throw new IllegalStateException("lease of " + path + " already released");
             }
-            return fd;
+            return calls.descriptor();
         }
 
         public NativeFile file() {
@@ -343,13 +362,13 @@ public final class NativeFile implements Closeable {
             }
         } while (!state.compareAndSet(s, s | CLOSED));
         if (state.compareAndSet(CLOSED, CLOSED | RELEASED)) {
-            Syscalls.close(fd, path);
+            calls.close();
         }
     }
 
     private void closeDescriptor() {
         try {
-            Syscalls.close(fd, path);
+            calls.close();
         } catch (IOException e) {
             // The last call in flight closed the descriptor after close() returned: nobody waits, so log it.
             System.getLogger(NativeFile.class.getName()).log(System.Logger.Level.WARNING, e.getMessage());

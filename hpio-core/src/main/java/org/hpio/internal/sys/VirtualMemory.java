@@ -6,6 +6,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -18,6 +23,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>{@code Arena.allocate} zero-fills what it allocates, which commits every page at once; a private anonymous
  * {@code mmap} with {@code MAP_NORESERVE} instead gives pages that the kernel fills on first touch.
  *
+ * <p>Where native calls are off ({@link NativeAccess}) the JDK's own mapping of a sparse temporary file, privately,
+ * gives the same contract ({@link #reservePortably}).
+ *
  * <p>Ownership: the segment returned by {@link #reserve} belongs to the arena passed in; closing that arena
  * unmaps the range, after which any access through the segment or its slices throws instead of faulting.
  */
@@ -29,10 +37,13 @@ public final class VirtualMemory {
     private static final int MAP_ANONYMOUS = 0x20;
     private static final int MAP_NORESERVE = 0x4000;
 
-    private static final MethodHandle MMAP = Syscalls.downcall("mmap",
-            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
-    private static final MethodHandle MUNMAP = Syscalls.downcall("munmap",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    /** The handles, in a class of their own: made on first native use, never where native calls are off. */
+    private static final class Calls {
+        static final MethodHandle MMAP = Syscalls.downcall("mmap",
+                FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
+        static final MethodHandle MUNMAP = Syscalls.downcall("munmap",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    }
 
     private VirtualMemory() {
     }
@@ -48,9 +59,12 @@ public final class VirtualMemory {
             throw new IllegalArgumentException("reserve: size must be positive, was " + bytes);
         }
         long size = (bytes + 4095) & ~4095L;
+        if (!NativeAccess.available()) {
+            return reservePortably(size, arena);
+        }
         MemorySegment[] mapped = new MemorySegment[1];
         Syscalls.call("mmap", WHAT, -1, false, c -> {
-            MemorySegment address = (MemorySegment) MMAP.invokeExact(c, MemorySegment.NULL, size,
+            MemorySegment address = (MemorySegment) Calls.MMAP.invokeExact(c, MemorySegment.NULL, size,
                     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0L);
             if (address.address() == -1L) {
                 return -1;
@@ -62,10 +76,30 @@ public final class VirtualMemory {
         return mapped[0];
     }
 
+    /**
+     * The same without native calls: a private (copy-on-write) mapping of a sparse temporary file of {@code size}
+     * bytes, through the JDK's {@code FileChannel.map}. Its holes read as zero and cost nothing until touched; a
+     * written page becomes the process's own and never reaches the file, which is deleted at once (on Windows,
+     * which cannot delete a mapped file, at exit).
+     */
+    private static MemorySegment reservePortably(long size, Arena arena) throws IOException {
+        Path file = Files.createTempFile("hpio-reserve", ".mem");
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.allocate(1), size - 1);   // a sparse file of exactly size bytes
+            return channel.map(FileChannel.MapMode.PRIVATE, 0, size, arena);
+        } finally {
+            try {
+                Files.delete(file);
+            } catch (IOException stillMapped) {
+                file.toFile().deleteOnExit();
+            }
+        }
+    }
+
     private static void unmap(long address, long size) {
         MemorySegment mapping = MemorySegment.ofAddress(address);
         try {
-            Syscalls.call("munmap", WHAT, -1, false, c -> (int) MUNMAP.invokeExact(c, mapping, size));
+            Syscalls.call("munmap", WHAT, -1, false, c -> (int) Calls.MUNMAP.invokeExact(c, mapping, size));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

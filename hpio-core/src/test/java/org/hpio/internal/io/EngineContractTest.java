@@ -214,6 +214,7 @@ abstract class EngineContractTest {
 
     @Test
     void unalignedDirectRequestsAreRefusedAtSubmissionWithAClearError() throws Exception {
+        org.hpio.testing.NativeCalls.assumeOn("O_DIRECT");
         Path path = dir.resolve("direct");
         Files.write(path, new byte[1 << 16]);
         try (NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY | Syscalls.O_DIRECT)) {
@@ -353,6 +354,7 @@ abstract class EngineContractTest {
 
     @Test
     void readNowOrSubmitReadsCachedDataAtOnceAndHandsTheRestToTheEngine() throws Exception {
+        org.hpio.testing.NativeCalls.assumeOn("a read without waiting (preadv2 RWF_NOWAIT)");
         Path path = dir.resolve("read-now");
         byte[] data = randomBytes(new Random(23), 8192);
         Files.write(path, data);

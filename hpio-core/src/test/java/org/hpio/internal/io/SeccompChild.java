@@ -124,12 +124,15 @@ public final class SeccompChild {
         process.getOutputStream().close();
         CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()),
                 Thread::startVirtualThread);
-        String stdout = readAll(process.getInputStream());
+        // Both streams are read on their own threads, so that the time limit holds even if the child hangs.
+        CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()),
+                Thread::startVirtualThread);
         if (!process.waitFor(2, TimeUnit.MINUTES)) {
             process.destroyForcibly();
-            throw new IllegalStateException("the child running " + main.getName() + " did not end in 2 minutes");
+            throw new IllegalStateException("the child running " + main.getName() + " did not end in 2 minutes; "
+                    + "it printed:\n" + stdout.join() + stderr.join());
         }
-        return new Result(process.exitValue(), stdout, stderr.join());
+        return new Result(process.exitValue(), stdout.join(), stderr.join());
     }
 
     private static String readAll(InputStream in) {

@@ -1,0 +1,56 @@
+package org.hpio.reliability;
+
+import org.hpio.testing.DeniedNativeAccess;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * With native access denied (the JDK's future default), every public API of hpio-core works on the JDK's own
+ * calls: the contract suites of the bulk API, AsyncFile, the portable engine and hpio's channels pass a second
+ * time in a child JVM started with {@code --illegal-native-access=deny} ({@link DeniedNativeAccess}). Their
+ * io_uring and O_DIRECT cases skip there, saying why.
+ */
+class NativeAccessDeniedTest {
+    static final List<String> CLASSES = List.of(
+            "org.hpio.HpioTest",
+            "org.hpio.bulk.ByteOrderTest",
+            "org.hpio.bulk.BooleanBytesPropertyTest",
+            "org.hpio.bulk.InterleavingPropertyTest",
+            "org.hpio.bulk.LargeOffsetTest",
+            "org.hpio.bulk.ErrorHandlingTest",
+            "org.hpio.bulk.FileStreamChannelTest",
+            "org.hpio.bulk.InterleavingTest",
+            "org.hpio.bulk.NestedArrayIOTest",
+            "org.hpio.bulk.RandomAccessFileRoundTripPropertyTest",
+            "org.hpio.bulk.StreamRoundTripPropertyTest",
+            "org.hpio.bulk.TruncatedFileReadTest",
+            "org.hpio.bulk.SharedFileConcurrencyTest",
+            "org.hpio.bulk.ReadStrategyTest",
+            "org.hpio.async.AsyncFileThreadsTest",
+            "org.hpio.async.AsyncFileStateTest",
+            "org.hpio.async.InlineWriteThreadsTest",
+            "org.hpio.async.FaultMatrixTest",
+            "org.hpio.async.InlineWritesTest",
+            "org.hpio.async.InlineWriteOrderingTest",
+            "org.hpio.async.WriteFloodTest",
+            "org.hpio.internal.io.IoRequestTest",
+            "org.hpio.internal.io.ThreadPoolEngineTest",
+            "org.hpio.nio.HpioThreadsFileChannelTest",
+            "org.hpio.nio.HpioThreadsAsynchronousFileChannelTest",
+            "org.hpio.nio.HpioChannelsTest");
+
+    @Test
+    void withNativeAccessDeniedTheContractSuitesPassOnTheJdksCalls() throws Exception {
+        DeniedNativeAccess.Result r = DeniedNativeAccess.run(CLASSES);
+        System.out.println("native access denied: " + r.statusLines());
+        assertEquals(0, r.exitCode(), r.describe());
+        assertTrue(r.stdout().contains("engine=threads"), r.describe());
+        assertTrue(r.stderr().contains("hpio: native calls are off: the JVM denies native access"), r.describe());
+        assertEquals(0, r.failed(), r.describe());
+        assertTrue(r.succeeded() >= 200, "a representative part of the suite ran: " + r.statusLines());
+    }
+}

@@ -1,0 +1,108 @@
+package org.hpio.testing;
+
+import org.hpio.Hpio;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+/**
+ * Runs test classes a second time in a child JVM where native access is denied ({@code --illegal-native-access=deny}
+ * and no {@code --enable-native-access}: the JDK's announced future default), so that hpio must serve every call
+ * on the JDK's own calls (issue 19). The child first checks that hpio says so ({@link Hpio#nativeCalls()} false,
+ * the thread-pool engine), then runs the classes with the JUnit launcher and prints
+ * {@code succeeded=N failed=N skipped=N}. Shared by the modules' tests through hpio-core's test jar.
+ *
+ * <pre>{@code
+ * DeniedNativeAccess.Result r = DeniedNativeAccess.run(List.of("org.hpio.bulk.ByteOrderTest"));
+ * assertEquals(0, r.failed(), r::describe);
+ * }</pre>
+ */
+public final class DeniedNativeAccess {
+    private DeniedNativeAccess() {
+    }
+
+    /** What the child printed and how it ended, with its test counts (-1 when it printed none). */
+    public record Result(int exitCode, String stdout, String stderr, long succeeded, long failed, long skipped) {
+        public String describe() {
+            return "child exit " + exitCode + "\n--- stdout\n" + stdout + "--- stderr\n" + stderr;
+        }
+
+        /** The child's own report of hpio's state, for a test's output. */
+        public List<String> statusLines() {
+            return stdout.lines().filter(l -> l.startsWith("native=") || l.startsWith("engine=")
+                    || l.startsWith("succeeded=")).toList();
+        }
+    }
+
+    /** Runs {@code testClasses} in a child JVM with native access denied, with this JVM's class path; 5 minutes at most. */
+    public static Result run(List<String> testClasses) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
+        List<String> command = new ArrayList<>(List.of(java, "--illegal-native-access=deny", "-ea", "-Xmx1g",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djunit.jupiter.execution.parallel.enabled=false",
+                "-cp", System.getProperty("java.class.path"), DeniedNativeAccess.class.getName()));
+        command.addAll(testClasses);
+        Process process = new ProcessBuilder(command).start();
+        process.getOutputStream().close();
+        CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()),
+                Thread::startVirtualThread);
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()),
+                Thread::startVirtualThread);
+        if (!process.waitFor(5, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("the child with native access denied did not end in 5 minutes; it printed:\n"
+                    + out.join() + stderr.join());
+        }
+        String stdout = out.join();
+        Matcher m = Pattern.compile("succeeded=(\\d+) failed=(\\d+) skipped=(\\d+)").matcher(stdout);
+        boolean counted = m.find();
+        return new Result(process.exitValue(), stdout, stderr.join(),
+                counted ? Long.parseLong(m.group(1)) : -1, counted ? Long.parseLong(m.group(2)) : -1,
+                counted ? Long.parseLong(m.group(3)) : -1);
+    }
+
+    private static String readAll(InputStream in) {
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The child: {@code DeniedNativeAccess <test class>...}. */
+    public static void main(String[] args) throws Exception {
+        System.out.println("native=" + Hpio.nativeCalls() + " reason=" + Hpio.nativeCallsOffReason().orElse("-"));
+        System.out.println("engine=" + Hpio.engine());
+        if (Hpio.nativeCalls()) {
+            System.out.println("native calls are on although native access is denied");
+            System.exit(2);
+        }
+        LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request();
+        for (String name : args) {
+            builder.selectors(selectClass(Class.forName(name)));
+        }
+        SummaryGeneratingListener listener = new SummaryGeneratingListener();
+        LauncherFactory.create().execute(builder.build(), listener);
+        TestExecutionSummary summary = listener.getSummary();
+        PrintWriter out = new PrintWriter(System.out, true);
+        summary.printFailuresTo(out, 40);
+        System.out.println("succeeded=" + summary.getTestsSucceededCount() + " failed=" + summary.getTotalFailureCount()
+                + " skipped=" + (summary.getTestsAbortedCount() + summary.getTestsSkippedCount()));
+        System.out.flush();
+        System.exit(summary.getTotalFailureCount() == 0 ? 0 : 1);
+    }
+}
