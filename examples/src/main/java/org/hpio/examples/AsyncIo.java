@@ -1,5 +1,6 @@
 package org.hpio.examples;
 
+import org.hpio.Hpio;
 import org.hpio.async.AsyncFile;
 import org.hpio.async.AsyncFileOptions;
 import org.hpio.async.AsyncFileRequest;
@@ -37,8 +38,9 @@ public final class AsyncIo {
         Arrays.sort(b1);
         AsyncFileRequest w1 = outf.writeArray(b1);             // b1 is copied off-heap: free to reuse now
         AsyncFile.allDone(AsyncFile.TIME_INF, r2, w1);         // b2 holds its data once r2 is seen done
-        // Options: O_DIRECT, DSYNC/SYNC, the in-flight bound, fail-fast, native byte order.
-        var direct = new AsyncFile(path, "rw", AsyncFileOptions.defaults().withDirect(true).withMaxInFlight(32));
+        // Options: O_DIRECT (where hpio's native calls are on), DSYNC/SYNC, the in-flight bound, fail-fast, byte order.
+        var options = AsyncFileOptions.defaults().withDirect(Hpio.nativeCalls()).withMaxInFlight(32);
+        var direct = new AsyncFile(path, "rw", options);
         outf.writeArrayDurably(0, b1, 0, b1.length, false).done();   // a write linked to fdatasync
         outf.force(true).toCompletableFuture().join();               // a force as a request, composed
         // README: end

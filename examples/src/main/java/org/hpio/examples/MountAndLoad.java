@@ -1,5 +1,6 @@
 package org.hpio.examples;
 
+import org.hpio.Hpio;
 import org.hpio.archive.Archive;
 import org.hpio.archive.ArchiveBuilder;
 import org.hpio.archive.ArchiveLoader;
@@ -47,7 +48,7 @@ public final class MountAndLoad {
             }
             every = vfs.list();                                     // every mount, merged
         }
-        try (Archive archive = Archive.open(dataZip, options.withDirect(true))) {   // O_DIRECT
+        try (Archive archive = Archive.open(dataZip, options.withDirect(Hpio.nativeCalls()))) { // O_DIRECT if on
             archive.stream("big.bin", crc::update);                // bounded memory; checked when it returns
         }
         try (Archive archive = Archive.open(dataZip);              // a known load list (a trace), in order:
