@@ -119,12 +119,13 @@ class ErrorMessagesTest {
     }
 
     @Test
-    void versionIsTheArtifactsVersion() {
+    void versionIsTheArtifactsVersionThenWhatRunsHere() throws java.io.IOException {
         StringWriter out = new StringWriter();
         CommandLine cli = Main.commandLine();
         cli.setOut(new PrintWriter(out, true));
         assertEquals(0, cli.execute("--version"));
-        assertEquals("hpio " + System.getProperty("hpio.projectVersion"), out.toString().strip());
+        assertEquals("hpio " + System.getProperty("hpio.projectVersion") + "\n" + org.hpio.Hpio.describe(),
+                out.toString().strip());
     }
 
     private static String resolve(String text) {
