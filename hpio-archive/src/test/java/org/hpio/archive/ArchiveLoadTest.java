@@ -100,7 +100,7 @@ class ArchiveLoadTest {
         Map<String, byte[]> files = files();
         Path deflated = build(files, "deflate.zip", 0.0);
         Path stored = build(files, "stored.zip", 1.0);
-        DirectIo.assumeSupported(deflated);
+        org.hpio.testing.DirectIo.assumeSupported(deflated);
         for (int blockSize : new int[]{4 << 10, 32 << 10}) {
             LoadOptions o = LoadOptions.defaults().withDirect(true).withBlockSize(blockSize);
             assertLoadsAll(deflated, files, o);

@@ -85,7 +85,7 @@ class MountTableTest {
         Map<String, byte[]> files = Map.of("big.bin", TestTrees.random(300_001, 5), "aligned.bin",
                 TestTrees.random(65536, 6));
         TestTrees.write(dir.resolve("loose"), files);
-        DirectIo.assumeSupported(dir.resolve("loose/big.bin"));
+        org.hpio.testing.DirectIo.assumeSupported(dir.resolve("loose/big.bin"));
         try (MountTable table = new MountTable(LoadOptions.defaults().withDirect(true)).mountDirectory(dir.resolve("loose"))) {
             for (Map.Entry<String, byte[]> f : files.entrySet()) {
                 assertArrayEquals(f.getValue(), load(table, f.getKey()));

@@ -1,5 +1,7 @@
 package org.hpio.bench.engine;
 
+import org.hpio.bench.report.JsonTree;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package org.hpio.bench.engine;
 
+import org.hpio.bench.report.JsonTree;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

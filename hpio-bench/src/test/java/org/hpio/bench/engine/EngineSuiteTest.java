@@ -50,7 +50,7 @@ class EngineSuiteTest {
 
     @Test
     void everyPlannedConfigurationReportsCheckedFigures() throws Exception {
-        boolean direct = DirectIo.supported(work);
+        boolean direct = org.hpio.testing.DirectIo.supportedIn(work);
         if (!direct) {
             System.out.println("skipped: " + work + " does not take O_DIRECT (tmpfs?); set java.io.tmpdir to a disk");
         }
