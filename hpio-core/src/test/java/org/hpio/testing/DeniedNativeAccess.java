@@ -51,10 +51,19 @@ public final class DeniedNativeAccess {
 
     /** Runs {@code testClasses} in a child JVM with native access denied, with this JVM's class path; 5 minutes at most. */
     public static Result run(List<String> testClasses) throws IOException, InterruptedException {
+        return run(List.of(), testClasses);
+    }
+
+    /**
+     * {@link #run(List)} with more options for the child JVM: e.g. {@code --enable-native-access=ALL-UNNAMED}
+     * with {@code -Dos.name=...} for another OS, which must turn hpio's native calls off just the same.
+     */
+    public static Result run(List<String> jvmOptions, List<String> testClasses) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
         List<String> command = new ArrayList<>(List.of(java, "--illegal-native-access=deny", "-ea", "-Xmx1g",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djunit.jupiter.execution.parallel.enabled=false",
-                "-cp", System.getProperty("java.class.path"), DeniedNativeAccess.class.getName()));
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djunit.jupiter.execution.parallel.enabled=false"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DeniedNativeAccess.class.getName()));
         command.addAll(testClasses);
         Process process = new ProcessBuilder(command).start();
         process.getOutputStream().close();
@@ -88,7 +97,7 @@ public final class DeniedNativeAccess {
         System.out.println("native=" + Hpio.nativeCalls() + " reason=" + Hpio.nativeCallsOffReason().orElse("-"));
         System.out.println("engine=" + Hpio.engine());
         if (Hpio.nativeCalls()) {
-            System.out.println("native calls are on although native access is denied");
+            System.out.println("native calls are on although native access is denied or the OS is not Linux");
             System.exit(2);
         }
         LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request();
