@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * What hpio runs on in this JVM: whether its native calls are on, which engine serves asynchronous I/O, and
  * which native features are active, each with the reason when it is not.
  *
- * <p>hpio works wherever Java 25 runs. Its fast paths are Linux system calls made through the Foreign Function &
+ * <p>hpio works wherever Java 25 runs. Its fast paths are Linux system calls made through the Foreign Function &amp;
  * Memory API; where those are off (another OS, or {@code --illegal-native-access=deny} without
  * {@code --enable-native-access} for hpio, or {@code -Dhpio.native=false}) every public API runs on the JDK's
  * own calls instead ({@code FileChannel} under the bulk API and the portable thread-pool engine,
