@@ -1,5 +1,7 @@
 package org.hpio.archive;
 
+import org.hpio.internal.mem.StagingPool;
+
 import java.lang.foreign.MemorySegment;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -11,7 +13,7 @@ import java.util.Map;
  * neighbouring entry does not read its shared block again. Keyed by block index in one file.
  *
  * <p>Blocks are pinned while a reader uses them: a block evicted while pinned goes back to the pool when its
- * last reader releases it. Every block comes from, and returns to, one {@link BlockPool}. Thread-safe.
+ * last reader releases it. Every block comes from, and returns to, one {@link StagingPool}. Thread-safe.
  */
 final class BlockCache {
     /** A block buffer and the bytes of the file it holds. Fields are guarded by the cache's lock. */
@@ -28,19 +30,19 @@ final class BlockCache {
         }
     }
 
-    private final BlockPool pool;
+    private final StagingPool pool;
     private final int capacity;
     private final Map<Long, Block> blocks = new LinkedHashMap<>(16, 0.75f, true);
     private long hits;
 
-    BlockCache(BlockPool pool, int capacity) {
+    BlockCache(StagingPool pool, int capacity) {
         this.pool = pool;
         this.capacity = capacity;
     }
 
     /** A new block for block {@code index}, pinned once, from the pool. */
     Block fresh(long index) {
-        return new Block(index, pool.take());
+        return new Block(index, pool.acquire());
     }
 
     /** The cached block {@code index}, pinned for the caller, or null. */
@@ -66,7 +68,7 @@ final class BlockCache {
             eldest.remove();
             victim.cached = false;
             if (victim.pins == 0) {
-                pool.give(victim.memory);
+                pool.release(victim.memory);
             }
         }
     }
@@ -74,7 +76,7 @@ final class BlockCache {
     /** The caller is done with {@code block}: unpinned, and back to the pool unless the cache keeps it. */
     synchronized void release(Block block) {
         if (--block.pins == 0 && !block.cached) {
-            pool.give(block.memory);
+            pool.release(block.memory);
         }
     }
 

@@ -1,5 +1,7 @@
 package org.hpio.archive;
 
+import org.hpio.internal.mem.StagingPool;
+
 import org.hpio.async.AsyncFile;
 import org.hpio.async.AsyncFileOptions;
 import org.hpio.async.AsyncFileRequest;
@@ -33,7 +35,7 @@ final class BlockIo implements Closeable {
     private final long fileSize;
     private final int blockSize;
     private final int queueDepth;
-    private final BlockPool pool;
+    private final StagingPool pool;
     private final BlockCache cache;
     private volatile AsyncFile buffered;
     private final LongAdder reads = new LongAdder();
@@ -54,7 +56,7 @@ final class BlockIo implements Closeable {
         this.blockSize = options.blockSize();
         this.queueDepth = options.queueDepth();
         int cacheBlocks = withCache ? options.blockCacheBlocks() : 0;
-        this.pool = new BlockPool(blockSize, Math.max(memoryAlignment, 4096), options.queueDepth() + 2);
+        this.pool = new StagingPool(blockSize, Math.max(memoryAlignment, 4096), options.queueDepth() + 2);
         this.cache = new BlockCache(pool, cacheBlocks);
     }
 
