@@ -1,5 +1,6 @@
 package org.hpio.archive;
 
+import org.hpio.testing.DirectIo;
 import org.hpio.archive.cache.FileCache;
 import org.hpio.archive.cache.FileCacheConfig;
 import org.junit.jupiter.api.Test;
@@ -100,7 +101,7 @@ class ArchiveLoadTest {
         Map<String, byte[]> files = files();
         Path deflated = build(files, "deflate.zip", 0.0);
         Path stored = build(files, "stored.zip", 1.0);
-        org.hpio.testing.DirectIo.assumeSupported(deflated);
+        DirectIo.assumeSupported(deflated);
         for (int blockSize : new int[]{4 << 10, 32 << 10}) {
             LoadOptions o = LoadOptions.defaults().withDirect(true).withBlockSize(blockSize);
             assertLoadsAll(deflated, files, o);

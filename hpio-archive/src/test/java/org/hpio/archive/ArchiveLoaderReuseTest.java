@@ -1,5 +1,6 @@
 package org.hpio.archive;
 
+import org.hpio.testing.NativeCalls;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -108,7 +109,7 @@ class ArchiveLoaderReuseTest {
 
     @Test
     void anInterruptOfOnePositionDoesNotFailItsRepeat() throws Exception {
-        org.hpio.testing.NativeCalls.assumeOn("O_DIRECT");
+        NativeCalls.assumeOn("O_DIRECT");
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put("big", TestTrees.random(48 << 20, 1));
         Path zip = TestTrees.zip(dir, "i.zip", files, 1.0);

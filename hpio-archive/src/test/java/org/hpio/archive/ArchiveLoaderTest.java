@@ -1,5 +1,6 @@
 package org.hpio.archive;
 
+import org.hpio.internal.sys.NativeAccess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,7 +67,7 @@ class ArchiveLoaderTest {
         for (LoadOptions.Inflation inflation : LoadOptions.Inflation.values()) {
             optionsList.add(LoadOptions.defaults().withInflation(inflation));
         }
-        if (org.hpio.internal.sys.NativeAccess.available()) {   // else O_DIRECT cannot be had at all
+        if (NativeAccess.available()) {   // else O_DIRECT cannot be had at all
             optionsList.add(LoadOptions.defaults().withDirect(true)); // O_DIRECT: aligned runs, trimmed to the entries
         }
         for (LoadOptions options : optionsList) {
@@ -149,7 +150,7 @@ class ArchiveLoaderTest {
         for (int pass = 0; pass < 3; pass++) {
             thrice.addAll(once);
         }
-        for (boolean direct : org.hpio.internal.sys.NativeAccess.available() ? new boolean[]{false, true}
+        for (boolean direct : NativeAccess.available() ? new boolean[]{false, true}
                 : new boolean[]{false}) {
             try (Archive archive = Archive.open(zip, LoadOptions.defaults().withDirect(direct))) {
                 checkReadsOfRepeats(archive, once, thrice);

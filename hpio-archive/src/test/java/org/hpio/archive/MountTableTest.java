@@ -1,5 +1,6 @@
 package org.hpio.archive;
 
+import org.hpio.testing.DirectIo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,7 +86,7 @@ class MountTableTest {
         Map<String, byte[]> files = Map.of("big.bin", TestTrees.random(300_001, 5), "aligned.bin",
                 TestTrees.random(65536, 6));
         TestTrees.write(dir.resolve("loose"), files);
-        org.hpio.testing.DirectIo.assumeSupported(dir.resolve("loose/big.bin"));
+        DirectIo.assumeSupported(dir.resolve("loose/big.bin"));
         try (MountTable table = new MountTable(LoadOptions.defaults().withDirect(true)).mountDirectory(dir.resolve("loose"))) {
             for (Map.Entry<String, byte[]> f : files.entrySet()) {
                 assertArrayEquals(f.getValue(), load(table, f.getKey()));

@@ -1,5 +1,6 @@
 package org.hpio.archive;
 
+import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.Libdeflate;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -56,7 +57,7 @@ class WholeEntryDecoderTest {
 
     private static byte[] decode(ArchiveEntry e, byte[] compressed, boolean nativeInflate, ArchiveWarnings warnings)
             throws ArchiveFormatException {
-        if (nativeInflate && org.hpio.internal.sys.NativeAccess.available()) { // off: Inflater, the fallback under test
+        if (nativeInflate && NativeAccess.available()) { // off: Inflater, the fallback under test
             assumeTrue(Libdeflate.available(), "libdeflate missing (install Debian's libdeflate0): "
                     + Libdeflate.unavailableReason());
         }

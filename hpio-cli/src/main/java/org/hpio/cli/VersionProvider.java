@@ -1,5 +1,6 @@
 package org.hpio.cli;
 
+import org.hpio.Hpio;
 import picocli.CommandLine;
 
 import java.io.IOException;
@@ -9,7 +10,7 @@ import java.util.Properties;
 
 /**
  * {@code hpio --version}: the Maven project version the CLI was built with (a filtered resource), then the
- * engine and native features active here ({@link org.hpio.Hpio#describe()}).
+ * engine and native features active here ({@link Hpio#describe()}).
  */
 final class VersionProvider implements CommandLine.IVersionProvider {
     private static final String RESOURCE = "version.properties";
@@ -30,6 +31,6 @@ final class VersionProvider implements CommandLine.IVersionProvider {
 
     @Override
     public String[] getVersion() throws IOException {
-        return ("hpio " + version() + "\n" + org.hpio.Hpio.describe()).split("\n");
+        return ("hpio " + version() + "\n" + Hpio.describe()).split("\n");
     }
 }

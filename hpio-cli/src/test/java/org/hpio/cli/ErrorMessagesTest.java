@@ -1,5 +1,6 @@
 package org.hpio.cli;
 
+import org.hpio.Hpio;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,7 +125,7 @@ class ErrorMessagesTest {
         CommandLine cli = Main.commandLine();
         cli.setOut(new PrintWriter(out, true));
         assertEquals(0, cli.execute("--version"));
-        assertEquals("hpio " + System.getProperty("hpio.projectVersion") + "\n" + org.hpio.Hpio.describe(),
+        assertEquals("hpio " + System.getProperty("hpio.projectVersion") + "\n" + Hpio.describe(),
                 out.toString().strip());
     }
 

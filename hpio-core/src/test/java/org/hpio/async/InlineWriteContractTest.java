@@ -1,5 +1,6 @@
 package org.hpio.async;
 
+import org.hpio.testing.NativeCalls;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.FaultInjector;
 import org.hpio.internal.io.IoEngine;
@@ -174,7 +175,7 @@ abstract class InlineWriteContractTest {
 
     @Test
     void aSmallReadOfCachedDataIsDoneWhenInitiationReturns() throws Exception {
-        org.hpio.testing.NativeCalls.assumeOn("a read without waiting (preadv2 RWF_NOWAIT)");
+        NativeCalls.assumeOn("a read without waiting (preadv2 RWF_NOWAIT)");
         Files.write(dir.resolve("read"), filled(8192, 11));
         try (AsyncFile f = open("read", EngineConfig.defaults())) {
             byte[] back = new byte[4096];

@@ -1,5 +1,6 @@
 package org.hpio.async;
 
+import org.hpio.testing.NativeCalls;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.IoEngine;
 import org.hpio.internal.io.IoEngines;
@@ -106,7 +107,7 @@ class InlineWriteOrderingTest {
 
     @Test
     void aSmallReadOfCachedDataWithNothingInFlightIsDonePastAGateNobodyOpened() throws Exception {
-        org.hpio.testing.NativeCalls.assumeOn("a read without waiting (preadv2 RWF_NOWAIT)");
+        NativeCalls.assumeOn("a read without waiting (preadv2 RWF_NOWAIT)");
         Files.write(dir.resolve("cached"), filled(8192, 6));
         try (AsyncFile f = open("cached", AsyncFileOptions.defaults())) {
             byte[] back = new byte[4096];

@@ -1,5 +1,6 @@
 package org.hpio.async;
 
+import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class InlineWritesTest {
         assertEquals(InlineWrites.DEFAULT_MAX_BYTES, maxBytesOf("plain", Syscalls.O_RDWR));
         assertEquals(0, maxBytesOf("dsync", Syscalls.O_RDWR | Syscalls.O_DSYNC));
         assertEquals(0, maxBytesOf("sync", Syscalls.O_RDWR | Syscalls.O_SYNC));
-        if (org.hpio.internal.sys.NativeAccess.available()) {   // else O_DIRECT cannot be opened at all
+        if (NativeAccess.available()) {   // else O_DIRECT cannot be opened at all
             assertEquals(0, maxBytesOf("direct", Syscalls.O_RDWR | Syscalls.O_DIRECT));
         }
         assertEquals(0, maxBytesOf("/dev/null", Syscalls.O_RDWR), "not a regular file: its write may block");

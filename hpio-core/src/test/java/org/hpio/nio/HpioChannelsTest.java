@@ -1,5 +1,6 @@
 package org.hpio.nio;
 
+import org.hpio.testing.NativeCalls;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.IoEngine;
 import org.junit.jupiter.api.Test;
@@ -300,7 +301,7 @@ class HpioChannelsTest {
 
     @Test
     void directOptionRoundTripsAlignedAndFailsUnalignedThroughTheFuture() throws Exception {
-        org.hpio.testing.NativeCalls.assumeOn("O_DIRECT");
+        NativeCalls.assumeOn("O_DIRECT");
         Path file = dir.resolve("direct");
         Files.write(file, new byte[16384]);
         AsynchronousFileChannel ch;

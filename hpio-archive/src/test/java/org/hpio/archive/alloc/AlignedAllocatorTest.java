@@ -1,5 +1,6 @@
 package org.hpio.archive.alloc;
 
+import org.hpio.internal.sys.NativeAccess;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -108,7 +109,7 @@ class AlignedAllocatorTest {
             assertMessage(() -> alloc.free(a.asSlice(8, 16)), "not aligned");
             assertMessage(() -> alloc.free(a.asSlice(A, A)), "inside a live region");
             assertMessage(() -> alloc.free(a.asSlice(0, A)), "larger than");
-            if (org.hpio.internal.sys.NativeAccess.available()) {   // forging a segment is itself a native access
+            if (NativeAccess.available()) {   // forging a segment is itself a native access
                 assertMessage(() -> alloc.free(MemorySegment.ofAddress(a.address()).reinterpret(3 * A)), "smaller than");
             }
             assertEquals(before, alloc.stats());

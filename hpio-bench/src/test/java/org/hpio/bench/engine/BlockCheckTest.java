@@ -1,5 +1,6 @@
 package org.hpio.bench.engine;
 
+import org.hpio.testing.DirectIo;
 import org.hpio.bench.report.Progress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,7 +56,7 @@ class BlockCheckTest {
         EngineSettings settings = new EngineSettings(List.of(1), List.of(1), List.of(1), 0.05, 0, 1);
         for (Mechanism m : new Mechanism[]{Mechanism.FILECHANNEL, Mechanism.THREADS, Mechanism.AFC_POOL}) {
             int depth = m == Mechanism.FILECHANNEL ? 1 : 4;
-            List<Workload> workloads = org.hpio.testing.DirectIo.supportedIn(dir) ? List.of(Workload.warm(SIZE), Workload.sequentialRead(SIZE))
+            List<Workload> workloads = DirectIo.supportedIn(dir) ? List.of(Workload.warm(SIZE), Workload.sequentialRead(SIZE))
                     : List.of(Workload.warm(SIZE)); // buffered only where the file system refuses O_DIRECT
             for (Workload w : workloads) {
                 EngineRun run = new EngineRun(w, m, depth);

@@ -1,5 +1,6 @@
 package org.hpio.bench.engine;
 
+import org.hpio.testing.DirectIo;
 import org.hpio.bench.report.Result;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -50,7 +51,7 @@ class EngineSuiteTest {
 
     @Test
     void everyPlannedConfigurationReportsCheckedFigures() throws Exception {
-        boolean direct = org.hpio.testing.DirectIo.supportedIn(work);
+        boolean direct = DirectIo.supportedIn(work);
         if (!direct) {
             System.out.println("skipped: " + work + " does not take O_DIRECT (tmpfs?); set java.io.tmpdir to a disk");
         }

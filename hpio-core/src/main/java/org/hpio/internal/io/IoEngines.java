@@ -1,5 +1,6 @@
 package org.hpio.internal.io;
 
+import org.hpio.internal.sys.NativeAccess;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Set;
@@ -88,7 +89,7 @@ public final class IoEngines {
             return UringEngine.open(config);
         } catch (IOException | UnsupportedOperationException e) {
             uringRefusal = e.getMessage();
-            if (!fallbackLogged && org.hpio.internal.sys.NativeAccess.available()) { // else NativeAccess said why
+            if (!fallbackLogged && NativeAccess.available()) { // else NativeAccess said why
                 fallbackLogged = true;
                 LOG.log(System.Logger.Level.INFO, "io_uring unavailable, using the thread-pool engine: " + e.getMessage());
             }

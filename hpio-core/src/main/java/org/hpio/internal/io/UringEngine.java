@@ -1,5 +1,6 @@
 package org.hpio.internal.io;
 
+import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.Errno;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.UringLayout;
@@ -111,9 +112,9 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      * seccomp or kernel.io_uring_disabled, memlock, or an opcode hpio needs missing from the probe).
      */
     static UringEngine open(EngineConfig config) throws IOException {
-        if (!org.hpio.internal.sys.NativeAccess.available()) {
+        if (!NativeAccess.available()) {
             throw new IOException("io_uring cannot start: native calls are off: "
-                    + org.hpio.internal.sys.NativeAccess.unavailableReason());
+                    + NativeAccess.unavailableReason());
         }
         int entries = Integer.highestOneBit(Math.max(8, 2 * config.maxInFlight() + 8) - 1) << 1;
         UringRing ring;

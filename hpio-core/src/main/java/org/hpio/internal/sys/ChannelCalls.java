@@ -1,5 +1,6 @@
 package org.hpio.internal.sys;
 
+import java.util.HashSet;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.foreign.MemorySegment;
@@ -61,7 +62,7 @@ final class ChannelCalls implements FileCalls {
         Set<OpenOption> options = options(flags);
         try {
             FileChannel channel = FileChannel.open(path, options);
-            Set<OpenOption> reopen = new java.util.HashSet<>(options);
+            Set<OpenOption> reopen = new HashSet<>(options);
             reopen.removeAll(Set.of(StandardOpenOption.CREATE, StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.TRUNCATE_EXISTING));
             return new ChannelCalls(path, channel, Set.copyOf(reopen));
@@ -71,7 +72,7 @@ final class ChannelCalls implements FileCalls {
     }
 
     static Set<OpenOption> options(int flags) {
-        Set<OpenOption> options = new java.util.HashSet<>();
+        Set<OpenOption> options = new HashSet<>();
         switch (flags & 3) {
             case Syscalls.O_RDONLY -> options.add(StandardOpenOption.READ);
             case Syscalls.O_WRONLY -> options.add(StandardOpenOption.WRITE);

@@ -1,5 +1,6 @@
 package org.hpio.internal.io;
 
+import org.hpio.testing.NativeCalls;
 import org.hpio.internal.sys.Errno;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
@@ -214,7 +215,7 @@ abstract class EngineContractTest {
 
     @Test
     void unalignedDirectRequestsAreRefusedAtSubmissionWithAClearError() throws Exception {
-        org.hpio.testing.NativeCalls.assumeOn("O_DIRECT");
+        NativeCalls.assumeOn("O_DIRECT");
         Path path = dir.resolve("direct");
         Files.write(path, new byte[1 << 16]);
         try (NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY | Syscalls.O_DIRECT)) {
@@ -354,7 +355,7 @@ abstract class EngineContractTest {
 
     @Test
     void readNowOrSubmitReadsCachedDataAtOnceAndHandsTheRestToTheEngine() throws Exception {
-        org.hpio.testing.NativeCalls.assumeOn("a read without waiting (preadv2 RWF_NOWAIT)");
+        NativeCalls.assumeOn("a read without waiting (preadv2 RWF_NOWAIT)");
         Path path = dir.resolve("read-now");
         byte[] data = randomBytes(new Random(23), 8192);
         Files.write(path, data);
