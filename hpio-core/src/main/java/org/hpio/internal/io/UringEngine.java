@@ -71,10 +71,19 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private final ReentrantLock submitLock = new ReentrantLock();
     /** Held by whichever thread is retiring completions: the completion thread, or a submitter reaping inline. */
     private final ReentrantLock reapLock = new ReentrantLock();
-    /** Slot i: the job whose entry has user_data i; guarded by submitLock (freed from the reaper under it too). */
+    /**
+     * Slot i: the job whose entry has user_data i. Taken under submitLock; the thread that retires the entry's
+     * completion clears it and gives the slot back through {@link #returnedSlots}, without submitLock (which
+     * submitters hold across io_uring_enter), except for a linked write-then-fsync.
+     */
     private final UringJob[] slots;
+    /** Free slots, a stack; guarded by submitLock. */
     private final int[] freeSlots;
     private int freeCount;
+    /** Slots given back by completions, taken into {@link #freeSlots} when it runs out; guarded by slotLock. */
+    private final int[] returnedSlots = new int[2 * config.maxInFlight()];
+    private int returnedCount;
+    private final ReentrantLock slotLock = new ReentrantLock();
     private final Thread reaper;
     private volatile boolean stopReaper;
     /** Waiting threads may wait in the kernel themselves (the ring takes timed waits: IORING_FEAT_EXT_ARG). */
@@ -272,6 +281,9 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         if (sqe < 0) {
             throw new IllegalStateException("no submission entry although room was made");   // a bug here
         }
+        if (freeCount == 0) {
+            takeReturnedSlots();
+        }
         int slot = freeSlots[--freeCount];
         slots[slot] = job;
         job.partsOut++;
@@ -280,6 +292,28 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         int length = buffer == null ? 0 : (int) Math.min(buffer.byteSize(), Integer.MAX_VALUE & ~4095);
         ring.prep(sqe, opcode, flags, fd, address, length, position, opFlags, slot);
         return slot;
+    }
+
+    /** Moves the slots completions gave back into the free stack (under submitLock). */
+    private void takeReturnedSlots() {
+        slotLock.lock();
+        try {
+            System.arraycopy(returnedSlots, 0, freeSlots, freeCount, returnedCount);
+            freeCount += returnedCount;
+            returnedCount = 0;
+        } finally {
+            slotLock.unlock();
+        }
+    }
+
+    /** Gives {@code slot} back from the completion side; never waits for a submitter. */
+    private void returnSlot(int slot) {
+        slotLock.lock();
+        try {
+            returnedSlots[returnedCount++] = slot;
+        } finally {
+            slotLock.unlock();
+        }
     }
 
     /**
@@ -504,10 +538,19 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             return;
         }
         int slot = (int) userData;
-        UringJob job;
+        UringJob job = slots[slot];
+        if (job.op().kind() != IoOperation.Kind.WRITE_THEN_FSYNC) {
+            // One entry, one completion: nothing a submitter touches, so no submitLock (a submitter holds it
+            // across io_uring_enter; waiting for it here parked this thread once per completion under load).
+            slots[slot] = null;
+            returnSlot(slot);
+            job.partsOut--;
+            record(job, slot, result);
+            complete(job);
+            return;
+        }
         submitLock.lock();
         try {
-            job = slots[slot];
             slots[slot] = null;
             freeSlots[freeCount++] = slot;
             job.partsOut--;
