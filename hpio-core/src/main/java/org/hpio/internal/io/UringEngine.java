@@ -104,6 +104,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private UringEngine(EngineConfig config, UringRing ring) {
         super(config);
         this.ring = ring;
+        limitKernelWorkers(ring);
         int slotCount = 2 * config.maxInFlight();
         this.slots = new UringJob[slotCount];
         this.freeSlots = new int[slotCount];
@@ -250,6 +251,29 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private static byte offload(IoOperation op) {
         return OFFLOAD_BYTES > 0 && op.length() >= OFFLOAD_BYTES && op.file() != null && !op.file().isDirect()
                 ? UringLayout.IOSQE_ASYNC : 0;
+    }
+
+    /**
+     * The kernel's workers (io-wq) that one submitting thread may have for regular files:
+     * {@value #KERNEL_WORKERS_PROPERTY}, default 2. io_uring hands an operation that cannot go on without
+     * blocking to such a worker (an O_DIRECT read while the device's tags are all taken, which 256 in flight
+     * can do; a transfer marked by {@link #offload}); the kernel's default allows several per core and per
+     * submitting thread, and each is a thread of this process until it has been idle for seconds. Two keep
+     * the offloaded copies on both cores of a small machine without a crowd of threads behind many submitters
+     * (virtual threads submit from every carrier).
+     */
+    static final String KERNEL_WORKERS_PROPERTY = "hpio.uring.kernelWorkers";
+
+    private static void limitKernelWorkers(UringRing ring) {
+        int workers = Integer.getInteger(KERNEL_WORKERS_PROPERTY, 2);
+        if (workers > 0) {
+            try {
+                ring.limitWorkers(workers, 0);
+            } catch (IOException e) {   // before Linux 5.15: the kernel's own limits stay
+                System.getLogger(UringEngine.class.getName()).log(System.Logger.Level.DEBUG,
+                        "IORING_REGISTER_IOWQ_MAX_WORKERS refused: " + e.getMessage());
+            }
+        }
     }
 
     /** Room for {@code entries} entries, submitting what is queued if need be; a linked pair never straddles two submits. */
