@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -199,8 +200,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     }
 
     /** The executor handlers run on: the one given to open, else the default pool. */
-    ExecutorService handlerExecutor() {
-        return executor != null ? executor : DefaultHandlerPool.get();
+    Executor handlerExecutor() {
+        return executor != null ? executor : DefaultHandlerPool.of(engine);
     }
 
     // ---- size, truncate, force, locks ----

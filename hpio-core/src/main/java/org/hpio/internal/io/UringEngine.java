@@ -88,7 +88,10 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private volatile boolean stopReaper;
     /** Waiting threads may wait in the kernel themselves (the ring takes timed waits: IORING_FEAT_EXT_ARG). */
     private final boolean callerPolling;
-    /** Platform threads inside {@link #pollFor} now: while any, the completion thread stays out of the way. */
+    /**
+     * Platform threads inside {@link #pollFor} now, and threads present between their polls
+     * ({@link #pollerPresence}): while any, the completion thread stays out of the way.
+     */
     private final AtomicInteger pollers = new AtomicInteger();
     /** Threads parked waiting for a request of this engine (virtual threads, waits across engines). */
     private final AtomicInteger parked = new AtomicInteger();
@@ -534,6 +537,15 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             if (pollers.decrementAndGet() == 0) {
                 attend();
             }
+        }
+    }
+
+    @Override
+    public void pollerPresence(boolean present) {
+        if (present) {
+            pollers.incrementAndGet();
+        } else if (pollers.decrementAndGet() == 0) {
+            attend();
         }
     }
 
