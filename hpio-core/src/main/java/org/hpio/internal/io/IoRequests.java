@@ -104,22 +104,35 @@ public final class IoRequests {
         if (only != null && only.pollFor(satisfied, Math.min(nanos, SLICE_NANOS), registration)) {
             return;
         }
+        registration.run();
+        if (only != null) {   // the usual case: no set of engines to make per park
+            only.parking(true);
+            try {
+                park(requests, satisfied, nanos);
+            } finally {
+                only.parking(false);
+            }
+            return;
+        }
         Set<Completions> engines = Collections.newSetFromMap(new IdentityHashMap<>());
         for (IoRequest r : requests) {
             engines.add(r.engine());
         }
-        registration.run();
         engines.forEach(e -> e.parking(true));
         try {
-            if (!satisfied.getAsBoolean()) {
-                if (nanos == Long.MAX_VALUE) {
-                    LockSupport.park(requests.getFirst());
-                } else {
-                    LockSupport.parkNanos(requests.getFirst(), nanos);
-                }
-            }
+            park(requests, satisfied, nanos);
         } finally {
             engines.forEach(e -> e.parking(false));
+        }
+    }
+
+    private static void park(List<IoRequest> requests, BooleanSupplier satisfied, long nanos) {
+        if (!satisfied.getAsBoolean()) {
+            if (nanos == Long.MAX_VALUE) {
+                LockSupport.park(requests.getFirst());
+            } else {
+                LockSupport.parkNanos(requests.getFirst(), nanos);
+            }
         }
     }
 
