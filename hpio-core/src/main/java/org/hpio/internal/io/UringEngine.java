@@ -99,6 +99,8 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private final AtomicInteger listeners = new AtomicInteger();
     /** Pollers waiting for the reap lock, to be woken when its holder leaves. */
     private final Queue<Thread> standby = new ConcurrentLinkedQueue<>();
+    /** Set, under reapLock, when close unmaps the ring: pollers then leave it alone. */
+    private volatile boolean ringClosed;
     /** Jobs failed because io_uring_enter refused their entries, to be completed outside submitLock. */
     private final Queue<UringJob> abandoned = new ConcurrentLinkedQueue<>();
     /** The errno of the last io_uring_enter that failed outright (guarded by submitLock). */
@@ -481,15 +483,23 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     @Override
     public void reapAvailable() {
         // Not from inside a dispatch (a listener asking isDone): reaping again there would see the same entries.
-        if (reapLock.isHeldByCurrentThread()) {
+        if (reapLock.isHeldByCurrentThread() || ringClosed) {
             return;
         }
-        if (ring.available() > 0 && reapLock.tryLock()) {
-            try {
-                ring.reap(this::dispatch);
-            } finally {
-                reapLock.unlock();
+        try {
+            if (ring.available() > 0 && reapLock.tryLock()) {
+                try {
+                    if (!ringClosed) {
+                        ring.reap(this::dispatch);
+                    }
+                } finally {
+                    reapLock.unlock();
+                }
             }
+        } catch (IllegalStateException e) {
+            if (!ringClosed) {
+                throw e;
+            }   // else the engine closed under this call: nothing is left to reap
         }
     }
 
@@ -508,6 +518,9 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         try {
             if (reapLock.tryLock()) {
                 try {
+                    if (ringClosed) {
+                        return false;
+                    }
                     if (ring.reap(this::dispatch) == 0 && !satisfied.getAsBoolean()) {
                         ring.waitCompletion(nanos);
                         ring.reap(this::dispatch);
@@ -683,7 +696,13 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        ring.close();
+        reapLock.lock();   // a thread polling the ring (an executor's, say) leaves it first
+        try {
+            ringClosed = true;
+            ring.close();
+        } finally {
+            reapLock.unlock();
+        }
         IoEngines.closed(this);
     }
 }
