@@ -99,8 +99,17 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private final AtomicInteger listeners = new AtomicInteger();
     /** Pollers waiting for the reap lock, to be woken when its holder leaves. */
     private final Queue<Thread> standby = new ConcurrentLinkedQueue<>();
+    /**
+     * While more than this many requests are in flight ({@value #DEFER_PROPERTY}, default 64; 0: never), a
+     * virtual thread's submission only publishes its entry, and the completion thread submits every entry
+     * published meanwhile with its next io_uring_enter (see {@link #enqueue}).
+     */
+    private final int deferAbove = Integer.getInteger(DEFER_PROPERTY, 64);
     /** Set, under reapLock, when close unmaps the ring: pollers then leave it alone. */
     private volatile boolean ringClosed;
+    /** Entries published and not yet submitted (guarded by submitLock); {@link #deferred} says whether any are. */
+    private int unsubmitted;
+    private volatile boolean deferred;
     /** Jobs failed because io_uring_enter refused their entries, to be completed outside submitLock. */
     private final Queue<UringJob> abandoned = new ConcurrentLinkedQueue<>();
     /** The errno of the last io_uring_enter that failed outright (guarded by submitLock). */
@@ -165,18 +174,53 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         return new UringJob(request, lease);
     }
 
-    /** Queues and submits one admitted job (one io_uring_enter), then retires what already completed. */
+    static final String DEFER_PROPERTY = "hpio.uring.deferAbove";
+    /** The longest the completion thread waits in the kernel while virtual threads may leave it entries to submit. */
+    private static final long DEFER_WAIT_NANOS = 1_000_000;
+
+    /**
+     * Queues and submits one admitted job (one io_uring_enter), then retires what already completed. Under load
+     * (more than {@link #deferAbove} in flight, and nobody but the completion thread polling) a virtual thread
+     * only publishes the entry: it is about to park anyway, and the completion thread, which is awake while
+     * virtual threads wait, submits every entry published since its last io_uring_enter in one call (one
+     * block-layer plug, one device notification) as soon as its wait returns, which under that load is at the next
+     * completion, at most {@link #DEFER_WAIT_NANOS} later. Their completions then also run their kernel task work on that thread,
+     * not on the carriers that submitted them.
+     */
     @Override
     void enqueue(UringJob job) {
+        boolean defer = deferAbove > 0 && callerPolling && Thread.currentThread().isVirtual() && pollers.get() == 0
+                && live.size() > deferAbove;
         submitLock.lock();
         try {
             queueOrAbandon(job);
-            submitQueued();
+            if (defer) {
+                unsubmitted += ring.flush();
+                deferred = unsubmitted > 0;
+            } else {
+                submitQueued();
+            }
         } finally {
             submitLock.unlock();
         }
         finishAbandoned();
+        if (defer) {
+            LockSupport.unpark(reaper);   // it submits them, parked or not
+        }
         reapAvailable();
+    }
+
+    /** Submits the entries virtual threads left to be submitted (cheap when there are none). */
+    private void submitDeferred() {
+        if (deferred) {
+            submitLock.lock();
+            try {
+                submitQueued();
+            } finally {
+                submitLock.unlock();
+            }
+            finishAbandoned();
+        }
     }
 
     @Override
@@ -352,7 +396,9 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      * left live for an operation the kernel never got, and no caller is told "failed" for one it will still do.
      */
     private void submitQueued() {
-        int pending = ring.flush();
+        int pending = unsubmitted + ring.flush();
+        unsubmitted = 0;
+        deferred = false;
         while (pending > 0) {
             try {
                 pending -= ring.enter(pending, 0, false);
@@ -435,15 +481,17 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      */
     private void reapLoop() {
         while (!stopReaper) {
-            if (callerPolling && !backgroundNeeded()) {
+            if (callerPolling && !backgroundNeeded() && !deferred) {
                 LockSupport.park(this);
                 continue;
             }
+            submitDeferred();
             reapLock.lock();
             try {
                 if (ring.reap(this::dispatch) == 0 && !stopReaper && (!callerPolling || backgroundNeeded())) {
                     if (callerPolling) {
-                        ring.waitCompletion(IoRequests.SLICE_NANOS);
+                        ring.waitCompletion(deferAbove > 0 && live.size() > deferAbove / 2 ? DEFER_WAIT_NANOS
+                                : IoRequests.SLICE_NANOS);
                     } else {
                         ring.enter(0, 1, true);
                     }
@@ -514,6 +562,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         if (!callerPolling || Thread.currentThread().isVirtual() || reapLock.isHeldByCurrentThread()) {
             return false;
         }
+        submitDeferred();   // a thread about to wait must not leave entries unsubmitted
         pollers.incrementAndGet();
         try {
             if (reapLock.tryLock()) {

@@ -171,6 +171,50 @@ class UringWaitingTest {
         assertEquals(2, gated.resultOrThrow());
     }
 
+    @Test
+    void virtualThreadsUnderLoadLeaveTheirEntriesToTheCompletionThreadAndEveryReadIsRight() throws Exception {
+        Path data = dir.resolve("data");
+        byte[] bytes = new byte[1 << 20];
+        new java.util.SplittableRandom(7).nextBytes(bytes);
+        java.nio.file.Files.write(data, bytes);
+        System.setProperty(UringEngine.DEFER_PROPERTY, "2");   // defer with more than 2 in flight
+        IoEngine deferring;
+        try {
+            deferring = IoEngines.openUring(EngineConfig.defaults().withMaxInFlight(16));
+        } finally {
+            System.clearProperty(UringEngine.DEFER_PROPERTY);
+        }
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        try (deferring; NativeFile file = NativeFile.open(data, Syscalls.O_RDONLY)) {
+            List<Thread> readers = new ArrayList<>();
+            for (int t = 0; t < 64; t++) {
+                int seed = t;
+                readers.add(Thread.ofVirtual().start(() -> {
+                    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+                    try (Arena mine = Arena.ofConfined()) {
+                        var buffer = mine.allocate(512);
+                        for (int i = 0; i < 200; i++) {
+                            int at = random.nextInt(bytes.length / 512) * 512;
+                            IoRequest r = deferring.submit(IoOperation.read(file, buffer, at));
+                            r.await();
+                            if (r.resultOrThrow() != 512 || !java.util.Arrays.equals(buffer.toArray(
+                                    java.lang.foreign.ValueLayout.JAVA_BYTE), java.util.Arrays.copyOfRange(bytes, at, at + 512))) {
+                                throw new AssertionError("read at " + at + " is wrong");
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    }
+                }));
+            }
+            for (Thread r : readers) {
+                r.join(60_000);
+                assertFalse(r.isAlive(), "a reader is stuck");
+            }
+        }
+        assertNull(failure.get());
+    }
+
     /** Waits (up to 30 s) until {@code thread} is in {@code state}; fails naming the state it is in otherwise. */
     private static void awaitState(Thread thread, Thread.State state) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
