@@ -158,7 +158,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
                                            CompletionHandler<Integer, ? super A> handler) {
         BufferTransfer transfer;
         try {
-            transfer = BufferTransfer.prepare(engine, new ByteBuffer[] {buffer}, read);
+            transfer = BufferTransfer.prepare(engine, new ByteBuffer[] {buffer}, read, true);
         } catch (IOException | RuntimeException e) {
             PendingOperation<A> failed = new PendingOperation<>(this, null, read, attachment, handler);
             failed.failBeforeSubmission(e);
