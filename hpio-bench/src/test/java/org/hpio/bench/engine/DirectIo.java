@@ -8,11 +8,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /** Whether a directory's file system takes O_DIRECT (tmpfs does not), for tests that need it. */
-final class DirectIo {
+public final class DirectIo {
     private DirectIo() {
     }
 
-    static boolean supported(Path dir) {
+    public static boolean supported(Path dir) {
         Path probe = dir.resolve("direct-probe");
         try {
             Files.write(probe, new byte[4096]);
