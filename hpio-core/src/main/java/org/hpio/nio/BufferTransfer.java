@@ -47,7 +47,8 @@ final class BufferTransfer {
     private final StagingBuffer staging;
     private final long stagingBytes;
     private final MemorySegment segment;
-    private final AtomicBoolean released = new AtomicBoolean();
+    /** Set once the staging memory went back; null when nothing is staged. */
+    private final AtomicBoolean released;
 
     @SuppressWarnings("unchecked")
     private BufferTransfer(ByteBuffer[] buffers, boolean holdWeakly, boolean read, long bytes, IoEngine engine,
@@ -56,6 +57,7 @@ final class BufferTransfer {
         for (int i = 0; i < buffers.length; i++) {
             lengths[i] = buffers[i].remaining();
         }
+        this.released = staging == null ? null : new AtomicBoolean();
         if (holdWeakly) {
             this.weak = new WeakReference[buffers.length];
             for (int i = 0; i < buffers.length; i++) {
@@ -104,7 +106,10 @@ final class BufferTransfer {
             throws IOException {
         long bytes = Math.min(remaining(buffers), MAX_BYTES);
         if (buffers.length == 1 && buffers[0].isDirect()) {
-            MemorySegment view = MemorySegment.ofBuffer(buffers[0]).asSlice(0, bytes);
+            MemorySegment view = MemorySegment.ofBuffer(buffers[0]);
+            if (view.byteSize() != bytes) {
+                view = view.asSlice(0, bytes);   // capped at MAX_BYTES
+            }
             return new BufferTransfer(buffers, false, read, bytes, engine, null, 0, view);
         }
         long capacity = StagingBuffer.capacityFor(bytes);

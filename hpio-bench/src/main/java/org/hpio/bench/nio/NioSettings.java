@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The nio suite's sizes. Quick (the default of {@code hpio bench}): a 256 MiB file, 1.5 s per row after a
- * 0.5 s warm-up, one round, 64 flood writes; {@code --full}: 1 GiB, 5 s after 1 s, three interleaved rounds
+ * 1 s warm-up (JIT included), one round, 64 flood writes; {@code --full}: 1 GiB, 5 s after 2 s, three interleaved rounds
  * (the median by IOPS reported), 256 flood writes. {@code --size} sets the file, {@value #SECONDS_PROPERTY}
  * the seconds per row.
  *
@@ -43,7 +43,7 @@ record NioSettings(long fileSize, double seconds, double warmupSeconds, int roun
         boolean quick = options.quick();
         long size = options.sizeOr(1L << 30, 256L << 20) / (1 << 20) * (1 << 20);
         double seconds = Double.parseDouble(System.getProperty(SECONDS_PROPERTY, quick ? "1.5" : "5"));
-        return new NioSettings(size, seconds, quick ? 0.5 : 1, quick ? 1 : 3, List.of(1, 4, TARGET_DEPTH),
+        return new NioSettings(size, seconds, quick ? 1 : 2, quick ? 1 : 3, List.of(1, 4, TARGET_DEPTH),
                 List.of(1000, 10_000), quick ? 64 : 256, FLOOD_WRITE_BYTES, FLOOD_HEAP);
     }
 
