@@ -33,8 +33,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * An {@link AsynchronousFileChannel} whose reads, writes and forces are hpio engine requests (io_uring, or the
  * portable engine): no thread blocks per request (003, finding 1).
  *
- * <p>Handlers run on the executor given to open, else on {@link DefaultHandlerPool}; never on the thread that
- * retires the completion. Size, truncate and locks go to the JDK's own asynchronous channel on the same file
+ * <p>Handlers run on the executor given to open, else on {@link DefaultHandlerPool} (whose idle thread waits for
+ * the completions and runs their handlers itself); never on the engine's completion thread, and never inside
+ * the retiring of a completion. Size, truncate and locks go to the JDK's own asynchronous channel on the same file
  * (opened with the same options and executor), which also gives open the JDK's validation and exceptions.
  *
  * <p>Bounds: the engine admits a bounded number of requests in flight and of staging bytes (heap buffers
