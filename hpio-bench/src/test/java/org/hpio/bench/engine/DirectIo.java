@@ -8,11 +8,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /** Whether a directory's file system takes O_DIRECT (tmpfs does not), for tests that need it. */
-public final class DirectIo {
+final class DirectIo {
     private DirectIo() {
     }
 
-    public static boolean supported(Path dir) {
+    static boolean supported(Path dir) {
         Path probe = dir.resolve("direct-probe");
         try {
             Files.write(probe, new byte[4096]);
