@@ -7,6 +7,7 @@ import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.lang.ref.WeakReference;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,7 +25,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       memory at initiation, a read copies them from staging into the buffers in {@link #finish}, after the
  *       kernel is done. The kernel never sees a heap buffer, so nothing can write into it after completion.
  *       Staging bytes count against the engine's {@link org.hpio.internal.io.StagingBudget}: at the bound the
- *       initiating thread waits (003's OutOfMemoryError cannot happen).</li>
+ *       initiating thread waits (003's OutOfMemoryError cannot happen). The asynchronous channel's staged
+ *       transfers hold their buffers weakly, so writes in flight keep no heap memory their callers dropped.</li>
  * </ul>
  * Buffer positions move only in {@link #finish}, by the bytes the operation moved; a failed or cancelled
  * transfer leaves them where they were.
@@ -33,18 +35,39 @@ final class BufferTransfer {
     /** One kernel read or write moves at most this much (Linux moves at most about 2 GiB per call). */
     static final long MAX_BYTES = 1L << 30;
 
+    /** The buffers, held strongly; null when {@link #weak} holds them. */
     private final ByteBuffer[] buffers;
+    /** The buffers of a staged transfer whose caller may drop them (see {@link #prepare}); else null. */
+    private final WeakReference<ByteBuffer>[] weak;
+    /** Each buffer's remaining bytes at initiation. */
+    private final int[] lengths;
     private final boolean read;
     private final long bytes;
     private final IoEngine engine;
     private final StagingBuffer staging;
     private final long stagingBytes;
     private final MemorySegment segment;
-    private final AtomicBoolean released = new AtomicBoolean();
+    /** Set once the staging memory went back; null when nothing is staged. */
+    private final AtomicBoolean released;
 
-    private BufferTransfer(ByteBuffer[] buffers, boolean read, long bytes, IoEngine engine, StagingBuffer staging,
-                           long stagingBytes, MemorySegment segment) {
-        this.buffers = buffers;
+    @SuppressWarnings("unchecked")
+    private BufferTransfer(ByteBuffer[] buffers, boolean holdWeakly, boolean read, long bytes, IoEngine engine,
+                           StagingBuffer staging, long stagingBytes, MemorySegment segment) {
+        this.lengths = new int[buffers.length];
+        for (int i = 0; i < buffers.length; i++) {
+            lengths[i] = buffers[i].remaining();
+        }
+        this.released = staging == null ? null : new AtomicBoolean();
+        if (holdWeakly) {
+            this.weak = new WeakReference[buffers.length];
+            for (int i = 0; i < buffers.length; i++) {
+                weak[i] = new WeakReference<>(buffers[i]);
+            }
+            this.buffers = null;
+        } else {
+            this.weak = null;
+            this.buffers = buffers;
+        }
         this.read = read;
         this.bytes = bytes;
         this.engine = engine;
@@ -65,13 +88,29 @@ final class BufferTransfer {
     /**
      * Prepares a transfer of up to {@link #MAX_BYTES} of the bytes remaining in {@code buffers} (at least one
      * byte remains): the in-place view of a single direct buffer, or staging memory (waiting for the staging
-     * budget; filled now for a write).
+     * budget; filled now for a write), the buffers held strongly.
      */
     static BufferTransfer prepare(IoEngine engine, ByteBuffer[] buffers, boolean read) throws IOException {
+        return prepare(engine, buffers, read, false);
+    }
+
+    /**
+     * As {@link #prepare(IoEngine, ByteBuffer[], boolean)}; with {@code holdWeakly}, a staged transfer holds
+     * its buffers only weakly: the kernel never sees them, so a buffer its caller dropped (003's experiment:
+     * {@code write(ByteBuffer.wrap(new byte[n]), ...)}, nothing kept) may be collected while its write is in
+     * flight, and nobody is left to see its position or data at completion. The heap then holds no more for
+     * writes in flight than their callers keep. An in-place direct buffer is always held strongly (the kernel
+     * uses its memory).
+     */
+    static BufferTransfer prepare(IoEngine engine, ByteBuffer[] buffers, boolean read, boolean holdWeakly)
+            throws IOException {
         long bytes = Math.min(remaining(buffers), MAX_BYTES);
         if (buffers.length == 1 && buffers[0].isDirect()) {
-            MemorySegment view = MemorySegment.ofBuffer(buffers[0]).asSlice(0, bytes);
-            return new BufferTransfer(buffers, read, bytes, engine, null, 0, view);
+            MemorySegment view = MemorySegment.ofBuffer(buffers[0]);
+            if (view.byteSize() != bytes) {
+                view = view.asSlice(0, bytes);   // capped at MAX_BYTES
+            }
+            return new BufferTransfer(buffers, false, read, bytes, engine, null, 0, view);
         }
         long capacity = StagingBuffer.capacityFor(bytes);
         try {
@@ -87,14 +126,15 @@ final class BufferTransfer {
             engine.staging().release(capacity);
             throw e;
         }
-        BufferTransfer t = new BufferTransfer(buffers, read, bytes, engine, staging, capacity, staging.segment());
+        BufferTransfer t = new BufferTransfer(buffers, holdWeakly, read, bytes, engine, staging, capacity,
+                staging.segment());
         if (!read) {
-            t.copyIn();
+            t.copyIn(buffers);
         }
         return t;
     }
 
-    private void copyIn() {
+    private void copyIn(ByteBuffer[] buffers) {
         long offset = 0;
         for (ByteBuffer b : buffers) {
             long n = Math.min(b.remaining(), bytes - offset);
@@ -122,15 +162,18 @@ final class BufferTransfer {
     void finish(long moved) {
         try {
             long offset = 0;
-            for (ByteBuffer b : buffers) {
-                int n = (int) Math.min(b.remaining(), moved - offset);
+            for (int i = 0; i < lengths.length; i++) {
+                int n = (int) Math.min(lengths[i], moved - offset);
                 if (n <= 0) {
                     break;
                 }
-                if (read && staging != null) {
-                    MemorySegment.copy(segment, offset, MemorySegment.ofBuffer(b), 0, n);
+                ByteBuffer b = buffers != null ? buffers[i] : weak[i].get();
+                if (b != null) {   // else collected: nobody can see its position or contents
+                    if (read && staging != null) {
+                        MemorySegment.copy(segment, offset, MemorySegment.ofBuffer(b), 0, n);
+                    }
+                    b.position(b.position() + n);
                 }
-                b.position(b.position() + n);
                 offset += n;
             }
         } finally {

@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -32,8 +33,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * An {@link AsynchronousFileChannel} whose reads, writes and forces are hpio engine requests (io_uring, or the
  * portable engine): no thread blocks per request (003, finding 1).
  *
- * <p>Handlers run on the executor given to open, else on {@link DefaultHandlerPool}; never on the thread that
- * retires the completion. Size, truncate and locks go to the JDK's own asynchronous channel on the same file
+ * <p>Handlers run on the executor given to open, else on {@link DefaultHandlerPool} (whose idle thread waits for
+ * the completions and runs their handlers itself); never on the engine's completion thread, and never inside
+ * the retiring of a completion. Size, truncate and locks go to the JDK's own asynchronous channel on the same file
  * (opened with the same options and executor), which also gives open the JDK's validation and exceptions.
  *
  * <p>Bounds: the engine admits a bounded number of requests in flight and of staging bytes (heap buffers
@@ -157,7 +159,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
                                            CompletionHandler<Integer, ? super A> handler) {
         BufferTransfer transfer;
         try {
-            transfer = BufferTransfer.prepare(engine, new ByteBuffer[] {buffer}, read);
+            transfer = BufferTransfer.prepare(engine, new ByteBuffer[] {buffer}, read, true);
         } catch (IOException | RuntimeException e) {
             PendingOperation<A> failed = new PendingOperation<>(this, null, read, attachment, handler);
             failed.failBeforeSubmission(e);
@@ -199,8 +201,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     }
 
     /** The executor handlers run on: the one given to open, else the default pool. */
-    ExecutorService handlerExecutor() {
-        return executor != null ? executor : DefaultHandlerPool.get();
+    Executor handlerExecutor() {
+        return executor != null ? executor : DefaultHandlerPool.of(engine);
     }
 
     // ---- size, truncate, force, locks ----

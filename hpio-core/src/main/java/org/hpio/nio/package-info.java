@@ -13,13 +13,16 @@
  *   <li><b>Finding 1</b> (on Linux the JDK's AsynchronousFileChannel is a blocking call on an executor thread):
  *       hpio's channel hands every read, write and force to the engine (io_uring: no thread per request;
  *       the portable engine where io_uring is refused). The executor given to {@code open} runs only the
- *       completion handlers, as its Javadoc promises, never the I/O; handlers never run on the thread that
- *       reaps completions. The same engine serves FileChannel, where a virtual thread blocked in a read,
+ *       completion handlers, as its Javadoc promises, never the I/O; handlers never run on the engine's
+ *       completion thread. Without an executor, hpio's pool is a proactor: its idle thread waits for the
+ *       completions and runs their handlers, no hand-off between threads. The same engine serves FileChannel,
+ *       where a virtual thread blocked in a read,
  *       write or force parks and frees its carrier instead of pinning it in the system call.</li>
  *   <li><b>Finding 2</b> (writes submitted faster than the disk grow the heap until OutOfMemoryError): heap
  *       buffers are staged off-heap within the engine's staging budget (64 MiB by default) and the engine
  *       admits a bounded number of requests (256). At either bound the thread calling {@code write} waits
- *       until earlier writes complete: memory stays bounded and the writer runs at the disk's pace.</li>
+ *       until earlier writes complete: memory stays bounded and the writer runs at the disk's pace. A staged
+ *       write holds its heap buffer only weakly, so the heap keeps no more than the writer does.</li>
  *   <li><b>Finding 3</b> (the OS completes writes into its page cache; durability needs DSYNC/SYNC or
  *       O_DIRECT): {@code StandardOpenOption.DSYNC}/{@code SYNC} open hpio's descriptor with O_DSYNC/O_SYNC
  *       (a write completes when durable), {@link org.hpio.nio.HpioOpenOption#DIRECT} (or the JDK's

@@ -56,6 +56,17 @@ class DefaultProviderTest {
     }
 
     /**
+     * The same with less heap than the writes the staging budget admits (64 MiB, four of these 15 MB writes): a
+     * write in flight holds its dropped heap buffer only weakly, so the heap keeps only what the caller keeps.
+     */
+    @Test
+    void writesInFlightKeepNoHeapBufferTheirCallerDropped() throws Exception {
+        String out = run(List.of(PROPERTY, "-Xmx48m"), WriteFloodProgram.class, dir.toString(), "40", "15");
+        assertTrue(out.contains("channel=org.hpio.nio.HpioAsynchronousFileChannel"), out);
+        assertTrue(out.contains("checked=40 files"), out);
+    }
+
+    /**
      * 200 virtual threads in O_DIRECT FileChannel reads: the JDK's channel pins each carrier in the system call
      * and the scheduler adds carriers; hpio's parks them, so the JVM keeps about the threads it started with.
      */

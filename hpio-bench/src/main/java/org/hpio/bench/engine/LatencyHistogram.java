@@ -2,9 +2,9 @@ package org.hpio.bench.engine;
 
 /**
  * Latencies in nanoseconds, log-linear buckets: exact below 128 ns, then 64 buckets per power of two (at most
- * 1.6% off). Fixed size, so recording never allocates. One thread.
+ * 1.6% off). Fixed size, so recording never allocates. One thread; {@link #add} merges another's counts.
  */
-final class LatencyHistogram {
+public final class LatencyHistogram {
     private static final int SUB_BITS = 6;
     private static final int SUB = 1 << SUB_BITS;
     private static final int LINEAR = 2 * SUB;
@@ -12,17 +12,17 @@ final class LatencyHistogram {
     private final long[] counts = new long[LINEAR + (63 - SUB_BITS) * SUB];
     private long total;
 
-    void record(long nanos) {
+    public void record(long nanos) {
         counts[index(Math.max(0, nanos))]++;
         total++;
     }
 
-    long count() {
+    public long count() {
         return total;
     }
 
     /** The latency at quantile {@code q} (0..1) in nanoseconds, the middle of its bucket; NaN when empty. */
-    double quantile(double q) {
+    public double quantile(double q) {
         if (total == 0) {
             return Double.NaN;
         }
@@ -35,6 +35,14 @@ final class LatencyHistogram {
             }
         }
         return lowest(counts.length - 1);
+    }
+
+    /** Adds {@code other}'s counts to this one's (the other one is not changed). */
+    public void add(LatencyHistogram other) {
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] += other.counts[i];
+        }
+        total += other.total;
     }
 
     static int index(long v) {

@@ -3,6 +3,7 @@ package org.hpio.bench.suite;
 import org.hpio.bench.archive.ArchiveSuite;
 import org.hpio.bench.async.AsyncSuite;
 import org.hpio.bench.engine.EngineSuite;
+import org.hpio.bench.nio.NioSuite;
 import org.hpio.bench.patterns.PatternsSuite;
 import org.hpio.bench.sort.SortSuite;
 
@@ -18,7 +19,7 @@ public final class Suites {
 
     public static List<Suite> all() {
         return List.of(new BulkSuite(), new ApproachesSuite(), new EngineSuite(), new AsyncSuite(),
-                new ArchiveSuite(), new SortSuite(), new PatternsSuite());
+                new ArchiveSuite(), new SortSuite(), new PatternsSuite(), new NioSuite());
     }
 
     /**
@@ -28,7 +29,7 @@ public final class Suites {
     private static final Map<String, long[]> SECONDS = Map.of(
             "bulk", new long[] {25, 90}, "approaches", new long[] {50, 360}, "engine", new long[] {55, 180},
             "async", new long[] {22, 50}, "archive", new long[] {95, 120}, "sort", new long[] {60, 180},
-            "patterns", new long[] {40, 480});
+            "patterns", new long[] {40, 480}, "nio", new long[] {40, 150});
 
     /** How long {@code suite} is expected to take, quick or full, at its default sizes: a first estimate. */
     public static Duration estimate(String suite, boolean quick) {

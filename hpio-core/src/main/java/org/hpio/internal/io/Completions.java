@@ -25,6 +25,13 @@ interface Completions {
         return false;
     }
 
+    /**
+     * A thread that polls this engine regularly (see {@link IoEngine#pollerPresent}) starts ({@code true}) or
+     * stops being present between its polls: while any is, the completion thread leaves the completions to it.
+     */
+    default void pollerPresence(boolean present) {
+    }
+
     /** A waiter starts ({@code true}) or stops parking: while any parks, someone must retire completions. */
     default void parking(boolean start) {
     }

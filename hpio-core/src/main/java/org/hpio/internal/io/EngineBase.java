@@ -156,11 +156,13 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
                 if (pollFor(() -> permits.availablePermits() > 0, IoRequests.SLICE_NANOS, () -> { })) {
                     continue;
                 }
+                // A thread that cannot poll (a virtual thread) parks until a completion releases a permit: an
+                // untimed park, since a timed one costs a virtual thread a timer task (and a wake-up of the
+                // scheduler's timer thread) per wait. Interrupts still end it.
                 parking(true);
                 try {
-                    if (permits.tryAcquire(IoRequests.SLICE_NANOS, TimeUnit.NANOSECONDS)) {
-                        return;
-                    }
+                    permits.acquire();
+                    return;
                 } finally {
                     parking(false);
                 }

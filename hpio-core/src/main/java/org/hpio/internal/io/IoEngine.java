@@ -2,6 +2,7 @@ package org.hpio.internal.io;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * An asynchronous I/O engine: operations go in, each completes its own {@link IoRequest}. Two mechanisms
@@ -67,6 +68,31 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
 
     /** The bound on staging bytes that users of this engine hold for their requests in flight. */
     StagingBudget staging();
+
+    /**
+     * Lets the calling thread, which has nothing else to do, retire this engine's completions for at most
+     * {@code nanos}, as a platform thread waiting for a request does (see {@link IoRequests}): on io_uring one
+     * such thread waits in the kernel and retires every completion it finds (running their listeners), the
+     * others stand by, parked, after {@code beforeStandingBy} ran (so that whoever has work for them can unpark
+     * them). Returns early once {@code enough} holds. Returns false at once where the thread should park
+     * instead (a virtual thread, the portable engine, an io_uring without timed waits): its workers or the
+     * engine's completion thread retire the completions then. For an executor whose idle threads wait for the
+     * completions whose handlers they run, with no hand-off.
+     */
+    default boolean pollCompletions(BooleanSupplier enough, long nanos, Runnable beforeStandingBy) {
+        return ((Completions) this).pollFor(enough, nanos, beforeStandingBy);
+    }
+
+    /**
+     * Says that the calling side polls this engine with {@link #pollCompletions} again and again, and is now
+     * between two polls ({@code true}) or no longer ({@code false}); calls pair up. While such a poller is
+     * present, the engine's completion thread stays out of the way, as it does while a thread polls: the
+     * completions wait for the poller's next poll. So the poller must come back within milliseconds (an
+     * executor whose threads poll between tasks ends its presence when a task runs long).
+     */
+    default void pollerPresent(boolean present) {
+        ((Completions) this).pollerPresence(present);
+    }
 
     /**
      * Refuses new requests, cancels those in flight, waits for every completion (so no buffer is still the

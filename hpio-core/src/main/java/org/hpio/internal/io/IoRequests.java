@@ -11,11 +11,13 @@ import java.util.concurrent.locks.LockSupport;
  * Waiting for one, any or all of several requests, of one engine or of several. The one place where threads
  * wait for completions: a platform thread waiting on the io_uring engine reaps the completion ring itself
  * ({@link Completions#pollFor}); anyone else registers with each pending request and parks until one of them
- * completes. Waits are sliced, so an interrupt is seen within {@link #SLICE_NANOS} even while the thread
- * waits in the kernel.
+ * completes. Waits in the kernel are sliced, so an interrupt is seen within {@link #SLICE_NANOS}; a parked
+ * thread is unparked by the completion itself (or an interrupt), so it parks without a timeout unless the
+ * caller gave one: a timed park costs a virtual thread a timer task, and the scheduler's timer thread a
+ * wake-up, per wait.
  */
 public final class IoRequests {
-    /** The longest a waiting thread stays parked or in the kernel before it looks again. */
+    /** The longest a waiting thread stays in the kernel before it looks again. */
     static final long SLICE_NANOS = 50_000_000L;
 
     private IoRequests() {
@@ -61,7 +63,7 @@ public final class IoRequests {
                 if (left <= 0) {
                     return false;
                 }
-                waitOnce(requests, () -> satisfied(requests, all), Math.min(left, SLICE_NANOS), registration);
+                waitOnce(requests, () -> satisfied(requests, all), left, registration);
             }
         } finally {
             registration.waiter.thread = null;
@@ -99,21 +101,38 @@ public final class IoRequests {
     private static void waitOnce(List<IoRequest> requests, BooleanSupplier satisfied, long nanos,
                                  Registration registration) {
         Completions only = soleEngine(requests);
-        if (only != null && only.pollFor(satisfied, nanos, registration)) {
+        if (only != null && only.pollFor(satisfied, Math.min(nanos, SLICE_NANOS), registration)) {
+            return;
+        }
+        registration.run();
+        if (only != null) {   // the usual case: no set of engines to make per park
+            only.parking(true);
+            try {
+                park(requests, satisfied, nanos);
+            } finally {
+                only.parking(false);
+            }
             return;
         }
         Set<Completions> engines = Collections.newSetFromMap(new IdentityHashMap<>());
         for (IoRequest r : requests) {
             engines.add(r.engine());
         }
-        registration.run();
         engines.forEach(e -> e.parking(true));
         try {
-            if (!satisfied.getAsBoolean()) {
-                LockSupport.parkNanos(requests.getFirst(), nanos);
-            }
+            park(requests, satisfied, nanos);
         } finally {
             engines.forEach(e -> e.parking(false));
+        }
+    }
+
+    private static void park(List<IoRequest> requests, BooleanSupplier satisfied, long nanos) {
+        if (!satisfied.getAsBoolean()) {
+            if (nanos == Long.MAX_VALUE) {
+                LockSupport.park(requests.getFirst());
+            } else {
+                LockSupport.parkNanos(requests.getFirst(), nanos);
+            }
         }
     }
 

@@ -1,6 +1,5 @@
 package org.hpio.internal.io;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -64,7 +63,7 @@ public final class StagingBudget {
         lock.lock();
         try {
             if (!fits(bytes)) {
-                released.await(IoRequests.SLICE_NANOS, TimeUnit.NANOSECONDS);
+                released.await();   // release signals; untimed, so a virtual thread needs no timer task
             }
         } finally {
             lock.unlock();

@@ -72,15 +72,27 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private final ReentrantLock submitLock = new ReentrantLock();
     /** Held by whichever thread is retiring completions: the completion thread, or a submitter reaping inline. */
     private final ReentrantLock reapLock = new ReentrantLock();
-    /** Slot i: the job whose entry has user_data i; guarded by submitLock (freed from the reaper under it too). */
+    /**
+     * Slot i: the job whose entry has user_data i. Taken under submitLock; the thread that retires the entry's
+     * completion clears it and gives the slot back through {@link #returnedSlots}, without submitLock (which
+     * submitters hold across io_uring_enter), except for a linked write-then-fsync.
+     */
     private final UringJob[] slots;
+    /** Free slots, a stack; guarded by submitLock. */
     private final int[] freeSlots;
     private int freeCount;
+    /** Slots given back by completions, taken into {@link #freeSlots} when it runs out; guarded by slotLock. */
+    private final int[] returnedSlots = new int[2 * config.maxInFlight()];
+    private int returnedCount;
+    private final ReentrantLock slotLock = new ReentrantLock();
     private final Thread reaper;
     private volatile boolean stopReaper;
     /** Waiting threads may wait in the kernel themselves (the ring takes timed waits: IORING_FEAT_EXT_ARG). */
     private final boolean callerPolling;
-    /** Platform threads inside {@link #pollFor} now: while any, the completion thread stays out of the way. */
+    /**
+     * Platform threads inside {@link #pollFor} now, and threads present between their polls
+     * ({@link #pollerPresence}): while any, the completion thread stays out of the way.
+     */
     private final AtomicInteger pollers = new AtomicInteger();
     /** Threads parked waiting for a request of this engine (virtual threads, waits across engines). */
     private final AtomicInteger parked = new AtomicInteger();
@@ -88,6 +100,17 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private final AtomicInteger listeners = new AtomicInteger();
     /** Pollers waiting for the reap lock, to be woken when its holder leaves. */
     private final Queue<Thread> standby = new ConcurrentLinkedQueue<>();
+    /**
+     * While more than this many requests are in flight ({@value #DEFER_PROPERTY}, default 64; 0: never), a
+     * virtual thread's submission only publishes its entry, and the completion thread submits every entry
+     * published meanwhile with its next io_uring_enter (see {@link #enqueue}).
+     */
+    private final int deferAbove = Integer.getInteger(DEFER_PROPERTY, 64);
+    /** Set, under reapLock, when close unmaps the ring: pollers then leave it alone. */
+    private volatile boolean ringClosed;
+    /** Entries published and not yet submitted (guarded by submitLock); {@link #deferred} says whether any are. */
+    private int unsubmitted;
+    private volatile boolean deferred;
     /** Jobs failed because io_uring_enter refused their entries, to be completed outside submitLock. */
     private final Queue<UringJob> abandoned = new ConcurrentLinkedQueue<>();
     /** The errno of the last io_uring_enter that failed outright (guarded by submitLock). */
@@ -96,6 +119,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private UringEngine(EngineConfig config, UringRing ring) {
         super(config);
         this.ring = ring;
+        limitKernelWorkers(ring);
         int slotCount = 2 * config.maxInFlight();
         this.slots = new UringJob[slotCount];
         this.freeSlots = new int[slotCount];
@@ -155,18 +179,53 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         return new UringJob(request, lease);
     }
 
-    /** Queues and submits one admitted job (one io_uring_enter), then retires what already completed. */
+    static final String DEFER_PROPERTY = "hpio.uring.deferAbove";
+    /** The longest the completion thread waits in the kernel while virtual threads may leave it entries to submit. */
+    private static final long DEFER_WAIT_NANOS = 1_000_000;
+
+    /**
+     * Queues and submits one admitted job (one io_uring_enter), then retires what already completed. Under load
+     * (more than {@link #deferAbove} in flight, and nobody but the completion thread polling) a virtual thread
+     * only publishes the entry: it is about to park anyway, and the completion thread, which is awake while
+     * virtual threads wait, submits every entry published since its last io_uring_enter in one call (one
+     * block-layer plug, one device notification) as soon as its wait returns, which under that load is at the next
+     * completion, at most {@link #DEFER_WAIT_NANOS} later. Their completions then also run their kernel task work on that thread,
+     * not on the carriers that submitted them.
+     */
     @Override
     void enqueue(UringJob job) {
+        boolean defer = deferAbove > 0 && callerPolling && Thread.currentThread().isVirtual() && pollers.get() == 0
+                && live.size() > deferAbove;
         submitLock.lock();
         try {
             queueOrAbandon(job);
-            submitQueued();
+            if (defer) {
+                unsubmitted += ring.flush();
+                deferred = unsubmitted > 0;
+            } else {
+                submitQueued();
+            }
         } finally {
             submitLock.unlock();
         }
         finishAbandoned();
+        if (defer) {
+            LockSupport.unpark(reaper);   // it submits them, parked or not
+        }
         reapAvailable();
+    }
+
+    /** Submits the entries virtual threads left to be submitted (cheap when there are none). */
+    private void submitDeferred() {
+        if (deferred) {
+            submitLock.lock();
+            try {
+                submitQueued();
+            } finally {
+                submitLock.unlock();
+            }
+            finishAbandoned();
+        }
     }
 
     @Override
@@ -248,6 +307,29 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                 ? UringLayout.IOSQE_ASYNC : 0;
     }
 
+    /**
+     * The kernel's workers (io-wq) that one submitting thread may have for regular files:
+     * {@value #KERNEL_WORKERS_PROPERTY}, default 2. io_uring hands an operation that cannot go on without
+     * blocking to such a worker (an O_DIRECT read while the device's tags are all taken, which 256 in flight
+     * can do; a transfer marked by {@link #offload}); the kernel's default allows several per core and per
+     * submitting thread, and each is a thread of this process until it has been idle for seconds. Two keep
+     * the offloaded copies on both cores of a small machine without a crowd of threads behind many submitters
+     * (virtual threads submit from every carrier).
+     */
+    static final String KERNEL_WORKERS_PROPERTY = "hpio.uring.kernelWorkers";
+
+    private static void limitKernelWorkers(UringRing ring) {
+        int workers = Integer.getInteger(KERNEL_WORKERS_PROPERTY, 2);
+        if (workers > 0) {
+            try {
+                ring.limitWorkers(workers, 0);
+            } catch (IOException e) {   // before Linux 5.15: the kernel's own limits stay
+                System.getLogger(UringEngine.class.getName()).log(System.Logger.Level.DEBUG,
+                        "IORING_REGISTER_IOWQ_MAX_WORKERS refused: " + e.getMessage());
+            }
+        }
+    }
+
     /** Room for {@code entries} entries, submitting what is queued if need be; a linked pair never straddles two submits. */
     private boolean makeRoom(int entries) {
         if (ring.sqSpace() < entries) {
@@ -277,6 +359,9 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         if (sqe < 0) {
             throw new IllegalStateException("no submission entry although room was made");   // a bug here
         }
+        if (freeCount == 0) {
+            takeReturnedSlots();
+        }
         int slot = freeSlots[--freeCount];
         slots[slot] = job;
         job.partsOut++;
@@ -287,6 +372,28 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         return slot;
     }
 
+    /** Moves the slots completions gave back into the free stack (under submitLock). */
+    private void takeReturnedSlots() {
+        slotLock.lock();
+        try {
+            System.arraycopy(returnedSlots, 0, freeSlots, freeCount, returnedCount);
+            freeCount += returnedCount;
+            returnedCount = 0;
+        } finally {
+            slotLock.unlock();
+        }
+    }
+
+    /** Gives {@code slot} back from the completion side; never waits for a submitter. */
+    private void returnSlot(int slot) {
+        slotLock.lock();
+        try {
+            returnedSlots[returnedCount++] = slot;
+        } finally {
+            slotLock.unlock();
+        }
+    }
+
     /**
      * Publishes and submits every queued entry (under submitLock). EAGAIN/EBUSY (completions must drain first)
      * and EINTR are retried; any other failure of io_uring_enter consumed nothing, so the entries still waiting
@@ -294,7 +401,9 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      * left live for an operation the kernel never got, and no caller is told "failed" for one it will still do.
      */
     private void submitQueued() {
-        int pending = ring.flush();
+        int pending = unsubmitted + ring.flush();
+        unsubmitted = 0;
+        deferred = false;
         while (pending > 0) {
             try {
                 pending -= ring.enter(pending, 0, false);
@@ -377,15 +486,17 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      */
     private void reapLoop() {
         while (!stopReaper) {
-            if (callerPolling && !backgroundNeeded()) {
+            if (callerPolling && !backgroundNeeded() && !deferred) {
                 LockSupport.park(this);
                 continue;
             }
+            submitDeferred();
             reapLock.lock();
             try {
                 if (ring.reap(this::dispatch) == 0 && !stopReaper && (!callerPolling || backgroundNeeded())) {
                     if (callerPolling) {
-                        ring.waitCompletion(IoRequests.SLICE_NANOS);
+                        ring.waitCompletion(deferAbove > 0 && live.size() > deferAbove / 2 ? DEFER_WAIT_NANOS
+                                : IoRequests.SLICE_NANOS);
                     } else {
                         ring.enter(0, 1, true);
                     }
@@ -425,15 +536,23 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     @Override
     public void reapAvailable() {
         // Not from inside a dispatch (a listener asking isDone): reaping again there would see the same entries.
-        if (reapLock.isHeldByCurrentThread()) {
+        if (reapLock.isHeldByCurrentThread() || ringClosed) {
             return;
         }
-        if (ring.available() > 0 && reapLock.tryLock()) {
-            try {
-                ring.reap(this::dispatch);
-            } finally {
-                reapLock.unlock();
+        try {
+            if (ring.available() > 0 && reapLock.tryLock()) {
+                try {
+                    if (!ringClosed) {
+                        ring.reap(this::dispatch);
+                    }
+                } finally {
+                    reapLock.unlock();
+                }
             }
+        } catch (IllegalStateException e) {
+            if (!ringClosed) {
+                throw e;
+            }   // else the engine closed under this call: nothing is left to reap
         }
     }
 
@@ -448,10 +567,14 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         if (!callerPolling || Thread.currentThread().isVirtual() || reapLock.isHeldByCurrentThread()) {
             return false;
         }
+        submitDeferred();   // a thread about to wait must not leave entries unsubmitted
         pollers.incrementAndGet();
         try {
             if (reapLock.tryLock()) {
                 try {
+                    if (ringClosed) {
+                        return false;
+                    }
                     if (ring.reap(this::dispatch) == 0 && !satisfied.getAsBoolean()) {
                         ring.waitCompletion(nanos);
                         ring.reap(this::dispatch);
@@ -485,6 +608,15 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     }
 
     @Override
+    public void pollerPresence(boolean present) {
+        if (present) {
+            pollers.incrementAndGet();
+        } else if (pollers.decrementAndGet() == 0) {
+            attend();
+        }
+    }
+
+    @Override
     public void parking(boolean start) {
         if (start) {
             parked.incrementAndGet();
@@ -509,10 +641,19 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             return;
         }
         int slot = (int) userData;
-        UringJob job;
+        UringJob job = slots[slot];
+        if (job.op().kind() != IoOperation.Kind.WRITE_THEN_FSYNC) {
+            // One entry, one completion: nothing a submitter touches, so no submitLock (a submitter holds it
+            // across io_uring_enter; waiting for it here parked this thread once per completion under load).
+            slots[slot] = null;
+            returnSlot(slot);
+            job.partsOut--;
+            record(job, slot, result);
+            complete(job);
+            return;
+        }
         submitLock.lock();
         try {
-            job = slots[slot];
             slots[slot] = null;
             freeSlots[freeCount++] = slot;
             job.partsOut--;
@@ -609,7 +750,13 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        ring.close();
+        reapLock.lock();   // a thread polling the ring (an executor's, say) leaves it first
+        try {
+            ringClosed = true;
+            ring.close();
+        } finally {
+            reapLock.unlock();
+        }
         IoEngines.closed(this);
     }
 }

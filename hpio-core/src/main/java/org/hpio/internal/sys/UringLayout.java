@@ -55,6 +55,7 @@ public final class UringLayout {
     public static final int IORING_FEAT_EXT_ARG = 1 << 8;
     public static final int IORING_SQ_NEED_WAKEUP = 1;
     public static final int IORING_REGISTER_PROBE = 8;
+    public static final int IORING_REGISTER_IOWQ_MAX_WORKERS = 19;
     public static final int IORING_REGISTER_BUFFERS = 0;
     public static final int IORING_REGISTER_FILES = 2;
     public static final byte IORING_OP_READ_FIXED = 4;

@@ -203,6 +203,20 @@ public final class UringRing implements AutoCloseable {
         }
     }
 
+    /**
+     * Caps the kernel's worker threads (io-wq) serving this ring, per thread that submits to it
+     * (IORING_REGISTER_IOWQ_MAX_WORKERS, Linux 5.15; threads that submit later get the same caps): {@code bounded}
+     * for regular files and block devices, {@code unbounded} for the rest; 0 leaves a cap as it was.
+     */
+    public void limitWorkers(int bounded, int unbounded) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment values = arena.allocate(JAVA_INT, 2);
+            values.setAtIndex(JAVA_INT, 0, bounded);
+            values.setAtIndex(JAVA_INT, 1, unbounded);
+            UringCalls.register(ringFd, UringLayout.IORING_REGISTER_IOWQ_MAX_WORKERS, values, 2);
+        }
+    }
+
     // ---- submission side (one thread at a time) ----
 
     /** Free submission entries: those the kernel has not consumed count as used. */

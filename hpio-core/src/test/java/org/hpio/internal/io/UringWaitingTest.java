@@ -105,6 +105,126 @@ class UringWaitingTest {
     }
 
     @Test
+    void aVirtualThreadWaitsWithoutATimeoutAndTheCompletionItselfWakesIt() throws Exception {
+        IoRequest gated = gatedRead("u");
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread waiter = Thread.ofVirtual().start(() -> {
+            try {
+                gated.await();
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        awaitState(waiter, Thread.State.WAITING);   // an untimed park: no timer task per wait
+        release("u", 4);
+        waiter.join(30_000);
+        assertFalse(waiter.isAlive());
+        assertNull(failure.get());
+        assertEquals(4, gated.resultOrThrow());
+    }
+
+    @Test
+    void aVirtualThreadWaitingForRoomInFlightParksWithoutATimeout() throws Exception {
+        List<IoRequest> gated = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            gated.add(gatedRead("r" + i));   // the engine's bound: 8 in flight
+        }
+        AtomicReference<IoRequest> nop = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread submitter = Thread.ofVirtual().start(() -> {
+            try {
+                nop.set(engine.submit(IoOperation.nop()));
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        awaitState(submitter, Thread.State.WAITING);
+        release("r3", 1);
+        submitter.join(30_000);
+        assertFalse(submitter.isAlive());
+        assertNull(failure.get());
+        assertTrue(nop.get().await(30, TimeUnit.SECONDS));
+        for (int i = 0; i < 8; i++) {
+            if (i != 3) {
+                release("r" + i, 1);
+            }
+        }
+        assertTrue(IoRequests.awaitAll(gated, TimeUnit.SECONDS.toNanos(30)));
+    }
+
+    @Test
+    void whileAPollerIsPresentItsNextPollRetiresTheCompletionsAndRunsTheirListeners() throws Exception {
+        IoRequest gated = gatedRead("q");
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        engine.pollerPresent(true);   // the completion thread stays out of the way meanwhile
+        try {
+            gated.whenDone(() -> ranOn.set(Thread.currentThread()));
+            release("q", 2);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (ranOn.get() == null && System.nanoTime() < deadline) {
+                assertTrue(engine.pollCompletions(() -> ranOn.get() != null, TimeUnit.MILLISECONDS.toNanos(50), () -> { }));
+            }
+        } finally {
+            engine.pollerPresent(false);
+        }
+        assertEquals(Thread.currentThread(), ranOn.get(), "the listener ran on the polling thread");
+        assertEquals(2, gated.resultOrThrow());
+    }
+
+    @Test
+    void virtualThreadsUnderLoadLeaveTheirEntriesToTheCompletionThreadAndEveryReadIsRight() throws Exception {
+        Path data = dir.resolve("data");
+        byte[] bytes = new byte[1 << 20];
+        new java.util.SplittableRandom(7).nextBytes(bytes);
+        java.nio.file.Files.write(data, bytes);
+        System.setProperty(UringEngine.DEFER_PROPERTY, "2");   // defer with more than 2 in flight
+        IoEngine deferring;
+        try {
+            deferring = IoEngines.openUring(EngineConfig.defaults().withMaxInFlight(16));
+        } finally {
+            System.clearProperty(UringEngine.DEFER_PROPERTY);
+        }
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        try (deferring; NativeFile file = NativeFile.open(data, Syscalls.O_RDONLY)) {
+            List<Thread> readers = new ArrayList<>();
+            for (int t = 0; t < 64; t++) {
+                int seed = t;
+                readers.add(Thread.ofVirtual().start(() -> {
+                    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+                    try (Arena mine = Arena.ofConfined()) {
+                        var buffer = mine.allocate(512);
+                        for (int i = 0; i < 200; i++) {
+                            int at = random.nextInt(bytes.length / 512) * 512;
+                            IoRequest r = deferring.submit(IoOperation.read(file, buffer, at));
+                            r.await();
+                            if (r.resultOrThrow() != 512 || !java.util.Arrays.equals(buffer.toArray(
+                                    java.lang.foreign.ValueLayout.JAVA_BYTE), java.util.Arrays.copyOfRange(bytes, at, at + 512))) {
+                                throw new AssertionError("read at " + at + " is wrong");
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    }
+                }));
+            }
+            for (Thread r : readers) {
+                r.join(60_000);
+                assertFalse(r.isAlive(), "a reader is stuck");
+            }
+        }
+        assertNull(failure.get());
+    }
+
+    /** Waits (up to 30 s) until {@code thread} is in {@code state}; fails naming the state it is in otherwise. */
+    private static void awaitState(Thread thread, Thread.State state) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (thread.getState() != state && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertEquals(state, thread.getState());
+    }
+
+    @Test
     void aListenerRunsThoughNobodyWaits() throws Exception {
         IoRequest gated = gatedRead("l");
         CountDownLatch ran = new CountDownLatch(1);

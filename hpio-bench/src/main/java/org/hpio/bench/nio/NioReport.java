@@ -1,0 +1,188 @@
+package org.hpio.bench.nio;
+
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.report.Table;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.DoublePredicate;
+import java.util.function.ToDoubleFunction;
+
+/** The nio suite's results, tables and targets, from checked figures of one run. */
+final class NioReport {
+    private static final double MIB = 1 << 20;
+
+    private NioReport() {
+    }
+
+    static void write(SuiteReport report, List<NioRun.Measured> measured, NioSettings s) {
+        for (NioRun.Measured m : measured) {
+            results(report, m);
+        }
+        List<NioRun.Measured> afc = of(measured, NioRun.AFC, NioRun.URING);
+        List<NioRun.Measured> vthreads = of(measured, NioRun.VTHREADS);
+        List<NioRun.Measured> floods = of(measured, NioRun.FLOOD);
+        if (!floods.isEmpty()) {
+            report.table(floodTable(floods, s));
+        }
+        if (!afc.isEmpty()) {
+            Table t = new Table("(b) AsynchronousFileChannel, 4 KiB random O_DIRECT reads (page cache bypassed)",
+                    List.of("configuration", "provider", "QD", "IOPS", "CPU µs / I/O", "p50 µs", "p99 µs",
+                            "peak OS threads"));
+            for (NioRun.Measured m : afc) {
+                t.row(m.name(), provider(m), Integer.toString(m.run().parameter()), format("%.0f", m.number("iops")),
+                        format("%.2f", m.number("cpu-per-io")), format("%.0f", m.number("p50")),
+                        format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));
+            }
+            report.table(t.note("Handlers on each provider's default pool (the channels were opened without an "
+                    + "executor); every block checked. uring-qd32 is the engine suite's driver (hpio's engine "
+                    + "without a channel) on the same file in this run: the machine's reference for QD 32."));
+        }
+        if (!vthreads.isEmpty()) {
+            Table t = new Table("(c) FileChannel from virtual threads, 4 KiB random O_DIRECT reads",
+                    List.of("configuration", "provider", "virtual threads", "IOPS", "CPU µs / I/O", "p50 µs",
+                            "p99 µs", "peak OS threads"));
+            for (NioRun.Measured m : vthreads) {
+                t.row(m.name(), provider(m), Integer.toString(m.run().parameter()), format("%.0f", m.number("iops")),
+                        format("%.2f", m.number("cpu-per-io")), format("%.0f", m.number("p50")),
+                        format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));
+            }
+            report.table(t.note("One channel, every thread reading in a loop; every block checked. The JDK's "
+                    + "FileChannel pins a virtual thread's carrier in the read, so the scheduler adds carriers (up "
+                    + "to 256); hpio's parks the virtual thread and frees its carrier."));
+        }
+        Table targets = targets(report, measured, s);
+        if (!targets.rows().isEmpty()) {
+            report.table(targets);
+        }
+    }
+
+    private static List<NioRun.Measured> of(List<NioRun.Measured> measured, String... kinds) {
+        List<String> wanted = List.of(kinds);
+        return measured.stream().filter(m -> wanted.contains(m.run().kind())).toList();
+    }
+
+    private static String provider(NioRun.Measured m) {
+        return switch (m.run().provider()) {
+            case "jdk" -> "JDK";
+            case "hpio" -> "hpio";
+            default -> "hpio engine (no channel)";
+        };
+    }
+
+    private static void results(SuiteReport report, NioRun.Measured m) {
+        String name = m.name();
+        if (m.run().kind().equals(NioRun.FLOOD)) {
+            report.result(name, "submitted", m.number("submitted"), "count");
+            report.result(name, "acknowledged", m.number("acknowledged"), "count");
+            report.result(name, "out-of-memory", m.flag("out-of-memory") ? 1 : 0, "count");
+            report.result(name, "peak-pending", m.number("peak-pending"), "count");
+            report.result(name, "peak-live-heap", m.number("peak-live-heap") / MIB, "MiB");
+            report.result(name, "peak-heap-used", m.number("peak-heap-used") / MIB, "MiB");
+            report.result(name, "checked", m.number("checked-bytes") / MIB, "MiB");
+            return;
+        }
+        report.result(name, "iops", m.number("iops"), "ops/s");
+        report.result(name, "cpu-per-io", m.number("cpu-per-io"), "µs");
+        report.result(name, "p50", m.number("p50"), "µs");
+        report.result(name, "p99", m.number("p99"), "µs");
+        if (!Double.isNaN(m.number("peak-os-threads"))) {
+            report.result(name, "peak-os-threads", m.number("peak-os-threads"), "count");
+        }
+    }
+
+    private static Table floodTable(List<NioRun.Measured> floods, NioSettings s) {
+        Table t = new Table("(a) 003's experiment: " + s.floodWrites() + " writes of "
+                + (s.floodWriteBytes() >> 20) + " MiB submitted without waiting, -Xmx" + s.floodHeap(),
+                List.of("configuration", "provider", "submitted", "acknowledged", "OutOfMemoryError",
+                        "peak pending", "peak live heap MiB", "peak heap used MiB", "checked MiB", "seconds"));
+        for (NioRun.Measured m : floods) {
+            t.row(m.name(), provider(m), format("%.0f", m.number("submitted")), format("%.0f", m.number("acknowledged")),
+                    m.flag("out-of-memory") ? "yes" : "no", format("%.0f", m.number("peak-pending")),
+                    format("%.1f", m.number("peak-live-heap") / MIB), format("%.1f", m.number("peak-heap-used") / MIB),
+                    format("%.0f", m.number("checked-bytes") / MIB), format("%.2f", m.number("seconds")));
+        }
+        return t.note("DSYNC: each write waits for the device, while submitting one only allocates and fills an "
+                + "array. Pending: submitted, handler not yet run. Live heap: after each collection (the "
+                + "collector's notifications). The JDK's channel keeps each pending write's array in its "
+                + "executor's queue; hpio's copies it off-heap within the engine's staging budget ("
+                + s.stagedWrites() + " writes of this size), holds the caller's buffer only weakly, and makes the "
+                + "submitting thread wait at the bound. Checked: every acknowledged write read back with "
+                + "RandomAccessFile and compared word by word.");
+    }
+
+    private static Table targets(SuiteReport report, List<NioRun.Measured> measured, NioSettings s) {
+        Table t = report.quotedTable("Targets, same run", List.of("ratio", "metric", "value", "target", "met"));
+        int qd = NioSettings.TARGET_DEPTH;
+        ratio(report, t, measured, "hpio-afc-qd" + qd, "uring-qd" + qd, "iops", m -> m.number("iops"), ">= 0.9",
+                v -> v >= 0.9);
+        ratio(report, t, measured, "hpio-afc-qd" + qd, "jdk-afc-qd" + qd, "cpu-per-io", m -> m.number("cpu-per-io"),
+                "<= 0.5", v -> v <= 0.5);
+        for (int depth : s.depths()) {
+            if (depth != qd) {
+                ratio(report, t, measured, "hpio-afc-qd" + depth, "jdk-afc-qd" + depth, "iops", m -> m.number("iops"),
+                        "(for comparison)", null);
+                ratio(report, t, measured, "hpio-afc-qd" + depth, "jdk-afc-qd" + depth, "cpu-per-io",
+                        m -> m.number("cpu-per-io"), "(for comparison)", null);
+            }
+        }
+        ratio(report, t, measured, "hpio-afc-qd" + qd, "jdk-afc-qd" + qd, "iops", m -> m.number("iops"),
+                "(for comparison)", null);
+        for (int threads : s.threads()) {
+            ratio(report, t, measured, "hpio-vt" + threads, "jdk-vt" + threads, "iops", m -> m.number("iops"), ">= 1.0",
+                    v -> v >= 1.0);
+            ratio(report, t, measured, "hpio-vt" + threads, "jdk-vt" + threads, "peak-os-threads",
+                    m -> m.number("peak-os-threads"), "<= 0.1", v -> v <= 0.1);
+            ratio(report, t, measured, "hpio-vt" + threads, "jdk-vt" + threads, "cpu-per-io",
+                    m -> m.number("cpu-per-io"), "(for comparison)", null);
+        }
+        find(measured, "jdk-flood").ifPresent(m -> {
+            boolean grew = m.flag("out-of-memory") || m.number("peak-pending") > 2 * s.stagedWrites();
+            t.row("jdk-flood", "heap and pending writes", (m.flag("out-of-memory") ? "OutOfMemoryError" : "no error")
+                    + " after " + format("%.0f", m.number("submitted")) + " writes; " + format("%.0f", m.number("peak-pending"))
+                    + " pending, " + format("%.1f", m.number("peak-live-heap") / MIB) + " MiB live",
+                    "grows (to OutOfMemoryError, or past hpio's bound of " + 2 * s.stagedWrites() + " pending)",
+                    grew ? "yes" : "no");
+        });
+        find(measured, "hpio-flood").ifPresent(m -> {
+            double liveBound = s.floodHeapBytes() / 4.0;
+            boolean bounded = !m.flag("out-of-memory") && m.number("peak-pending") <= 2 * s.stagedWrites()
+                    && m.number("peak-live-heap") <= liveBound && m.number("acknowledged") == s.floodWrites();
+            t.row("hpio-flood", "heap and pending writes", format("%.0f", m.number("acknowledged")) + " of "
+                            + s.floodWrites() + " written; " + format("%.0f", m.number("peak-pending")) + " pending, "
+                            + format("%.1f", m.number("peak-live-heap") / MIB) + " MiB live",
+                    "bounded: every write done, no error, <= " + 2 * s.stagedWrites() + " pending (twice the "
+                            + s.stagedWrites() + " the staging budget holds), live heap <= "
+                            + format("%.0f", liveBound / MIB) + " MiB (a quarter of -Xmx" + s.floodHeap() + ")",
+                    bounded ? "yes" : "no");
+        });
+        return t.note("Same run, same file; every row checked its own bytes before its figures count. 'met' compares "
+                + "with issue 17's targets; the machine is shared, so one run is one sample.");
+    }
+
+    private static Optional<NioRun.Measured> find(List<NioRun.Measured> measured, String name) {
+        return measured.stream().filter(m -> m.name().equals(name)).findFirst();
+    }
+
+    /** Adds the row and result {@code a-vs-b} when both were measured. */
+    private static void ratio(SuiteReport report, Table t, List<NioRun.Measured> measured, String a, String b,
+                              String metric, ToDoubleFunction<NioRun.Measured> value, String target,
+                              DoublePredicate met) {
+        Optional<NioRun.Measured> x = find(measured, a);
+        Optional<NioRun.Measured> y = find(measured, b);
+        if (x.isEmpty() || y.isEmpty()) {
+            return;
+        }
+        double ratio = value.applyAsDouble(x.get()) / value.applyAsDouble(y.get());
+        if (!Double.isFinite(ratio)) {
+            return;
+        }
+        report.result(a + "-vs-" + b, metric, ratio, "ratio");
+        t.row(a + " / " + b, metric, format("%.2f", ratio), target, met == null ? "" : met.test(ratio) ? "yes" : "no");
+    }
+
+    static String format(String pattern, double value) {
+        return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, pattern, value);
+    }
+}

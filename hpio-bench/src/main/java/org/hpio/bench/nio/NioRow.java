@@ -1,0 +1,56 @@
+package org.hpio.bench.nio;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * One row of the nio suite in a JVM of its own (see {@link ChildJvm}), so that its threads, CPU time and heap
+ * are its alone. It knows nothing of hpio: it opens the JDK's {@code AsynchronousFileChannel} or
+ * {@code FileChannel}, and the parent decides whose channel that is by starting it with hpio's provider
+ * installed (-Djava.nio.file.spi.DefaultFileSystemProvider) or not. Every read and write is checked; on a wrong
+ * result it exits 1 naming what was wrong, else it prints one line {@value #PREFIX} followed by
+ * {@code key=value} pairs.
+ *
+ * <pre>
+ * NioRow afc FILE QD SECONDS WARMUP_SECONDS        4 KiB random O_DIRECT reads, CompletionHandler chains
+ * NioRow vthreads FILE THREADS SECONDS WARMUP      THREADS virtual threads reading 4 KiB through one FileChannel
+ * NioRow flood FILE WRITES WRITE_BYTES             003's experiment: writes submitted without waiting
+ * </pre>
+ */
+public final class NioRow {
+    static final String PREFIX = "nio-result";
+
+    private NioRow() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, Object> result = new LinkedHashMap<>();
+        try {
+            Path file = Path.of(args[1]);
+            switch (args[0]) {
+                case "afc" -> AfcReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
+                        Double.parseDouble(args[4]), result);
+                case "vthreads" -> VirtualThreadReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
+                        Double.parseDouble(args[4]), result);
+                case "flood" -> WriteFlood.run(file, Integer.parseInt(args[2]), Integer.parseInt(args[3]), result);
+                default -> throw new IllegalArgumentException("unknown row kind " + args[0]);
+            }
+        } catch (Exception | Error e) {
+            System.err.println("nio row failed: " + e);
+            e.printStackTrace();
+            System.exit(1);
+        }
+        System.out.println(PREFIX + " " + result.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(" ")));
+        System.out.flush();
+        System.exit(0);   // the JDK's pools and hpio's engine need not wind down
+    }
+
+    /** The process's CPU time so far (user + system, every thread), in nanoseconds. */
+    static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+}

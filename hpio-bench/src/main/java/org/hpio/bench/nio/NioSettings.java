@@ -1,0 +1,59 @@
+package org.hpio.bench.nio;
+
+import org.hpio.bench.suite.BenchOptions;
+
+import java.util.List;
+
+/**
+ * The nio suite's sizes. Quick (the default of {@code hpio bench}): a 256 MiB file, 1.5 s per row after a
+ * 1 s warm-up (JIT included), one round, 64 flood writes; {@code --full}: 1 GiB, 5 s after 2 s, three interleaved rounds
+ * (the median by IOPS reported), 256 flood writes. {@code --size} sets the file, {@value #SECONDS_PROPERTY}
+ * the seconds per row.
+ *
+ * @param fileSize        the pattern file the reads go to (a multiple of 1 MiB)
+ * @param seconds         timed seconds per row
+ * @param warmupSeconds   untimed (still checked) seconds before, in the same JVM
+ * @param rounds          how many times each read row runs, interleaved; the median by IOPS is reported
+ * @param depths          the AsynchronousFileChannel queue depths
+ * @param threads         the virtual thread counts of the FileChannel rows
+ * @param floodWrites     writes the flood submits (at most: the JDK's runs out of heap first)
+ * @param floodWriteBytes bytes per flood write, each a fresh heap array
+ * @param floodHeap       the flood JVM's -Xmx
+ */
+record NioSettings(long fileSize, double seconds, double warmupSeconds, int rounds, List<Integer> depths,
+                   List<Integer> threads, int floodWrites, int floodWriteBytes, String floodHeap) {
+    static final String SECONDS_PROPERTY = "hpio.bench.nio.seconds";
+    /** The queue depth of the targets. */
+    static final int TARGET_DEPTH = 32;
+    static final int FLOOD_WRITE_BYTES = 4 << 20;
+    static final String FLOOD_HEAP = "64m";
+
+    NioSettings {
+        depths = List.copyOf(depths);
+        threads = List.copyOf(threads);
+        if (fileSize < (1 << 20) || fileSize % (1 << 20) != 0) {
+            throw new IllegalArgumentException("the nio suite's file must be a positive multiple of 1 MiB: " + fileSize);
+        }
+        if (!(seconds > 0) || !(warmupSeconds >= 0) || rounds < 1) {
+            throw new IllegalArgumentException("durations must be positive and rounds at least 1");
+        }
+    }
+
+    static NioSettings of(BenchOptions options) {
+        boolean quick = options.quick();
+        long size = options.sizeOr(1L << 30, 256L << 20) / (1 << 20) * (1 << 20);
+        double seconds = Double.parseDouble(System.getProperty(SECONDS_PROPERTY, quick ? "1.5" : "5"));
+        return new NioSettings(size, seconds, quick ? 1 : 2, quick ? 1 : 3, List.of(1, 4, TARGET_DEPTH),
+                List.of(1000, 10_000), quick ? 64 : 256, FLOOD_WRITE_BYTES, FLOOD_HEAP);
+    }
+
+    /** The flood's bound on hpio's side: the engine's staging budget (64 MiB) in writes of this size. */
+    int stagedWrites() {
+        return (int) (org.hpio.internal.io.EngineConfig.DEFAULT_MAX_STAGING_BYTES / floodWriteBytes);
+    }
+
+    /** -Xmx in bytes. */
+    long floodHeapBytes() {
+        return BenchOptions.parseSize(floodHeap);
+    }
+}

@@ -1,0 +1,235 @@
+package org.hpio.bench.nio;
+
+import org.hpio.bench.engine.EngineBaseline;
+import org.hpio.bench.io.PageCache;
+import org.hpio.bench.report.Medians;
+import org.hpio.bench.report.Progress;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
+import org.hpio.bench.suite.Suite;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * {@code hpio bench nio} (issue 17): the JDK's own file channel API, once on the JDK's provider and once on
+ * hpio's (installed for the whole JVM with -Djava.nio.file.spi.DefaultFileSystemProvider), each row in a JVM of
+ * its own. (a) 003's experiment: writes submitted without waiting in a 64 MiB heap; (b)
+ * AsynchronousFileChannel 4 KiB random O_DIRECT reads at queue depths 1, 4 and 32, beside the engine suite's
+ * {@code uring-qd32} measured in this run; (c) 1,000 and 10,000 virtual threads reading 4 KiB at random
+ * through one O_DIRECT FileChannel. IOPS, CPU per I/O, latency, the process's peak count of OS threads, the
+ * flood's peak heap and pending writes; and the issue's targets.
+ */
+public final class NioSuite implements Suite {
+    /** Longest a row's JVM may take before it counts as hung. */
+    private static final long ROW_TIMEOUT_SECONDS = 300;
+
+    private final NioSettings settings;
+
+    public NioSuite() {
+        this(null);
+    }
+
+    /** With fixed settings (tests); null: {@link NioSettings#of} the options when the suite runs. */
+    NioSuite(NioSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return "nio";
+    }
+
+    @Override
+    public String summary() {
+        return "the JDK's AsynchronousFileChannel and FileChannel on the JDK's provider and on hpio's: 003's write "
+                + "flood, 4 KiB random O_DIRECT reads at QD 1-32, 1,000 and 10,000 virtual threads";
+    }
+
+    @Override
+    public void run(BenchContext context) throws Exception {
+        BenchOptions options = context.options();
+        NioSettings s = settings != null ? settings : NioSettings.of(options);
+        SuiteReport report = context.report();
+        List<NioRun> reads = select(readRuns(s), options.configs());
+        List<NioRun> floods = select(floodRuns(), options.configs());
+        params(report, s);
+        Path dir = context.workDir();
+        Path data = dir.resolve("nio-data.bin");
+        List<NioRun.Measured> measured = new ArrayList<>();
+        try {
+            if (!reads.isEmpty()) {
+                try (Progress progress = context.progress("writing " + data.getFileName(), s.fileSize())) {
+                    EngineBaseline.createPatternFile(data, s.fileSize(), progress);
+                }
+                PageCache.drop(data);
+            }
+            try (Progress progress = context.progress("rows", (long) reads.size() * s.rounds() + floods.size())) {
+                List<NioRun.Measured> rounds = new ArrayList<>();
+                for (int round = 0; round < s.rounds(); round++) {
+                    for (NioRun run : round % 2 == 0 ? reads : reads.reversed()) {
+                        progress.message(run.configuration() + " (round " + (round + 1) + " of " + s.rounds() + ")");
+                        measure(report, run, () -> rounds.add(read(run, data, s, dir)));
+                        progress.step();
+                    }
+                }
+                measured.addAll(Medians.byName(rounds, NioRun.Measured::name, m -> m.number("iops")));
+                for (NioRun run : floods) {
+                    progress.message(run.configuration());
+                    Path file = dir.resolve(run.configuration() + ".bin");
+                    try {
+                        measure(report, run, () -> measured.add(flood(run, file, s, dir)));
+                    } finally {
+                        Files.deleteIfExists(file);
+                    }
+                    progress.step();
+                }
+            }
+        } finally {
+            Files.deleteIfExists(data);
+        }
+        NioReport.write(report, measured, s);
+    }
+
+    private interface Measurement {
+        void run() throws Exception;
+    }
+
+    /** A row that fails (a wrong byte, an error, a hung JVM) gets no figure; the report says why. */
+    private static void measure(SuiteReport report, NioRun run, Measurement m) throws InterruptedException {
+        try {
+            m.run();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception | LinkageError e) {
+            report.failure(run.configuration(), e);
+        }
+    }
+
+    /** (b) and (c), each JDK row beside its hpio row, then the engine's uring-qd32. */
+    static List<NioRun> readRuns(NioSettings s) {
+        List<NioRun> runs = new ArrayList<>();
+        for (int depth : s.depths()) {
+            runs.add(new NioRun(NioRun.AFC, "jdk", depth));
+            runs.add(new NioRun(NioRun.AFC, "hpio", depth));
+        }
+        if (s.depths().contains(NioSettings.TARGET_DEPTH)) {
+            runs.add(new NioRun(NioRun.URING, "engine", NioSettings.TARGET_DEPTH));
+        }
+        for (int threads : s.threads()) {
+            runs.add(new NioRun(NioRun.VTHREADS, "jdk", threads));
+            runs.add(new NioRun(NioRun.VTHREADS, "hpio", threads));
+        }
+        return runs;
+    }
+
+    static List<NioRun> floodRuns() {
+        return List.of(new NioRun(NioRun.FLOOD, "jdk", 0), new NioRun(NioRun.FLOOD, "hpio", 0));
+    }
+
+    /**
+     * {@code --configs}: whole names ({@code hpio-afc-qd32}, {@code uring-qd32}), kinds ({@code afc} with the
+     * uring row, {@code vthreads}, {@code flood}) or providers ({@code jdk}, {@code hpio}); empty: all.
+     */
+    static List<NioRun> select(List<NioRun> runs, List<String> names) {
+        if (names.isEmpty()) {
+            return runs;
+        }
+        List<String> known = new ArrayList<>(List.of("afc", "vthreads", "flood", "jdk", "hpio"));
+        List<NioRun> all = new ArrayList<>(runs);
+        all.addAll(floodRuns());
+        NioSettings full = new NioSettings(1L << 20, 1, 0, 1, List.of(1, 4, NioSettings.TARGET_DEPTH),
+                List.of(1000, 10_000), 1, 1, "64m");
+        readRuns(full).forEach(r -> known.add(r.configuration()));
+        floodRuns().forEach(r -> known.add(r.configuration()));
+        for (String name : names) {
+            if (!known.contains(name)) {
+                throw new IllegalArgumentException("no nio configuration named '" + name + "'; known: "
+                        + String.join(", ", known));
+            }
+        }
+        return runs.stream().filter(r -> names.contains(r.configuration()) || names.contains(r.provider())
+                || names.contains(r.kind()) || r.kind().equals(NioRun.URING) && names.contains(NioRun.AFC)).toList();
+    }
+
+    private static NioRun.Measured read(NioRun run, Path data, NioSettings s, Path dir) throws Exception {
+        if (run.kind().equals(NioRun.URING)) {
+            EngineBaseline.Figures f = EngineBaseline.uringRandomReads(data, s.fileSize(), run.parameter(),
+                    s.seconds(), s.warmupSeconds());
+            Map<String, String> figures = new LinkedHashMap<>();
+            figures.put("channel", "hpio engine, this JVM (the engine suite's driver)");
+            figures.put("ios", Long.toString(f.ios()));
+            figures.put("seconds", Double.toString(f.seconds()));
+            figures.put("iops", Double.toString(f.iops()));
+            figures.put("cpu-per-io", Double.toString(f.cpuMicrosPerIo()));
+            figures.put("p50", Double.toString(f.p50()));
+            figures.put("p99", Double.toString(f.p99()));
+            return new NioRun.Measured(run, figures);
+        }
+        List<String> args = List.of(run.kind(), data.toString(), Integer.toString(run.parameter()),
+                Double.toString(s.seconds()), Double.toString(s.warmupSeconds()));
+        Map<String, String> figures = ChildJvm.run(run.configuration(), ChildJvm.jvmOptions(run.hpio(), List.of()),
+                args, dir, ROW_TIMEOUT_SECONDS);
+        requireProvider(run, figures);
+        return new NioRun.Measured(run, figures);
+    }
+
+    private static NioRun.Measured flood(NioRun run, Path file, NioSettings s, Path dir) throws Exception {
+        List<String> args = List.of(NioRun.FLOOD, file.toString(), Integer.toString(s.floodWrites()),
+                Integer.toString(s.floodWriteBytes()));
+        Map<String, String> figures = ChildJvm.run(run.configuration(),
+                ChildJvm.jvmOptions(run.hpio(), List.of("-Xmx" + s.floodHeap())), args, dir, ROW_TIMEOUT_SECONDS);
+        requireProvider(run, figures);
+        return new NioRun.Measured(run, figures);
+    }
+
+    /** The row's channel is the provider's: hpio's class on hpio's rows, the JDK's on the JDK's. */
+    private static void requireProvider(NioRun run, Map<String, String> figures) throws IOException {
+        String channel = figures.getOrDefault("channel", "");
+        if (channel.startsWith("org.hpio.") != run.hpio()) {
+            throw new IOException(run.configuration() + " was served by " + channel);
+        }
+    }
+
+    private static void params(SuiteReport report, NioSettings s) {
+        report.param("file-size-bytes", s.fileSize()).param("file-size", BenchOptions.formatSize(s.fileSize()))
+                .param("providers", "jdk: the platform's default; hpio: " + ChildJvm.HPIO_PROVIDER
+                        + " (the same code, the same JDK API calls)")
+                .param("jvms", "every row a JVM of its own (threads, CPU time and heap are its alone), the "
+                        + "engine's uring-qd" + NioSettings.TARGET_DEPTH + " in the suite's JVM")
+                .param("random-block", "4 KiB, 4 KiB-aligned offsets uniform over the file (SplittableRandom); "
+                        + "O_DIRECT (ExtendedOpenOption.DIRECT); every block read checked against the engine suite's pattern")
+                .param("page-cache", "cold: O_DIRECT reads bypass it; the flood writes with DSYNC through it")
+                .param("seconds-per-row", s.seconds())
+                .param("warm-up-seconds", String.format(Locale.ROOT, "%.2f (same JVM, untimed, checked)", s.warmupSeconds()))
+                .param("rounds", s.rounds() + (s.rounds() > 1 ? " (interleaved, every other round in reverse order; "
+                        + "the round with the median IOPS reported)" : ""))
+                .param("afc", "AsynchronousFileChannel.open(file, READ, DIRECT), no executor (each provider's default "
+                        + "pool runs the handlers); QD chains of CompletionHandlers, each handler checks its block and "
+                        + "starts the next read; queue depths " + s.depths().stream().map(String::valueOf)
+                        .collect(Collectors.joining(", ")))
+                .param("vthreads", "FileChannel.open(file, READ, DIRECT), one channel; " + s.threads().stream()
+                        .map(String::valueOf).collect(Collectors.joining(" and ")) + " virtual threads each reading "
+                        + "in a loop (positional reads); the JDK's scheduler defaults")
+                .param("flood", s.floodWrites() + " writes of " + BenchOptions.formatSize(s.floodWriteBytes())
+                        + " (each a fresh heap array) submitted without waiting, AsynchronousFileChannel.open(file, "
+                        + "{WRITE, CREATE, TRUNCATE_EXISTING, DSYNC}, a single-thread executor) in -Xmx" + s.floodHeap()
+                        + "; stops at OutOfMemoryError; every acknowledged write read back with RandomAccessFile")
+                .param("cpu-per-io", "the row's process CPU time (user + system, every thread: getProcessCpuTime) over "
+                        + "the timed run / I/Os")
+                .param("latency", "per I/O, from just before read to the handler (afc) or around the call "
+                        + "(vthreads); log-linear histogram within 1.6%")
+                .param("peak-os-threads", "the most threads the row's process had at once: /proc/self/status "
+                        + "Threads: (the entries of /proc/self/task, io_uring's kernel workers included), every "
+                        + ThreadPeak.PERIOD_MILLIS + " ms over the JVM's life")
+                .param("cores", Runtime.getRuntime().availableProcessors());
+    }
+}

@@ -1,0 +1,138 @@
+package org.hpio.bench.nio;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import org.hpio.bench.engine.EngineBaseline;
+import org.hpio.bench.engine.LatencyHistogram;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+import static java.nio.file.StandardOpenOption.READ;
+
+/**
+ * {@code threads} virtual threads, each reading 4 KiB blocks at random offsets of one O_DIRECT
+ * {@link FileChannel} (positional reads), every block checked: first for the warm-up, then the timed run,
+ * then they stop. IOPS and CPU time over the timed run; the latency of each read of the timed run (around
+ * the call); the process's peak count of OS threads over its whole life (the JDK's channel pins a carrier in
+ * each read, so the scheduler adds carriers, up to 256 by default).
+ */
+final class VirtualThreadReads {
+    private static final int BLOCK = EngineBaseline.BLOCK;
+    /** Latencies go to one of these, by thread, each under its own lock (a histogram per thread is 30 KiB). */
+    private static final int STRIPES = 16;
+
+    private VirtualThreadReads() {
+    }
+
+    static void run(Path file, int threads, double seconds, double warmupSeconds, Map<String, Object> result)
+            throws Exception {
+        long blocks = Files.size(file) / BLOCK;
+        LongAdder ios = new LongAdder();
+        LongAdder wrong = new LongAdder();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        LatencyHistogram[] latencies = new LatencyHistogram[STRIPES];
+        ReentrantLock[] locks = new ReentrantLock[STRIPES];
+        for (int i = 0; i < STRIPES; i++) {
+            latencies[i] = new LatencyHistogram();
+            locks[i] = new ReentrantLock();
+        }
+        try (ThreadPeak peak = ThreadPeak.start();
+             FileChannel ch = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
+            result.put("channel", ch.getClass().getName());
+            List<Thread> readers = new ArrayList<>(threads);
+            for (int t = 0; t < threads; t++) {
+                int stripe = t % STRIPES;
+                SplittableRandom random = new SplittableRandom(42L * 1_000_003 + t);
+                readers.add(Thread.ofVirtual().unstarted(() -> {
+                    ByteBuffer buffer = ByteBuffer.allocateDirect(2 * BLOCK).alignedSlice(BLOCK).limit(BLOCK).slice();
+                    MemorySegment segment = MemorySegment.ofBuffer(buffer);
+                    try {
+                        while (true) {
+                            int now = Phase.get();
+                            if (now == 2 || failure.get() != null) {
+                                return;
+                            }
+                            long position = random.nextLong(blocks) * BLOCK;
+                            EngineBaseline.poison(segment);
+                            long begin = System.nanoTime();
+                            int n = ch.read(buffer.clear(), position);
+                            long took = System.nanoTime() - begin;
+                            if (n != BLOCK || EngineBaseline.wrongBlocks(segment, position) != 0) {
+                                wrong.increment();
+                            }
+                            if (now == 1) {
+                                ios.increment();
+                                locks[stripe].lock();
+                                try {
+                                    latencies[stripe].record(took);
+                                } finally {
+                                    locks[stripe].unlock();
+                                }
+                            }
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        failure.compareAndSet(null, e);
+                    }
+                }));
+            }
+            readers.forEach(Thread::start);
+            Thread.sleep(Math.round(warmupSeconds * 1000));
+            long cpu = NioRow.cpuNanos();
+            long start = System.nanoTime();
+            Phase.set(1);
+            Thread.sleep(Math.round(seconds * 1000));
+            Phase.set(2);
+            long elapsed = System.nanoTime() - start;
+            cpu = NioRow.cpuNanos() - cpu;
+            long counted = ios.sum();
+            for (Thread r : readers) {
+                r.join();
+            }
+            if (failure.get() != null) {
+                throw new IOException("a reader failed: " + failure.get(), failure.get());
+            }
+            if (wrong.sum() > 0) {
+                throw new IOException(wrong.sum() + " reads did not hold their block");
+            }
+            if (counted == 0) {
+                throw new IOException("no read completed in the timed run");
+            }
+            LatencyHistogram all = new LatencyHistogram();
+            for (LatencyHistogram h : latencies) {
+                all.add(h);
+            }
+            result.put("threads", threads);
+            result.put("ios", counted);
+            result.put("seconds", elapsed / 1e9);
+            result.put("iops", counted / (elapsed / 1e9));
+            result.put("cpu-per-io", cpu / 1e3 / counted);
+            result.put("p50", all.quantile(0.5) / 1e3);
+            result.put("p99", all.quantile(0.99) / 1e3);
+            result.put("peak-os-threads", peak.peak());
+        }
+    }
+
+    /** The run's phase, one volatile for every reader. */
+    private static final class Phase {
+        private static volatile int value;
+
+        static int get() {
+            return value;
+        }
+
+        static void set(int phase) {
+            value = phase;
+        }
+    }
+}

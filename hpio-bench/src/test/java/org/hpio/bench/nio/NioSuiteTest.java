@@ -1,0 +1,101 @@
+package org.hpio.bench.nio;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import org.hpio.bench.report.Result;
+import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.report.Table;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
+import org.hpio.bench.suite.Suites;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The nio suite end to end at a tiny size: every row, each in a JVM of its own, reports checked figures. */
+class NioSuiteTest {
+    private static final NioSettings TINY = new NioSettings(16L << 20, 0.2, 0.05, 1, List.of(1, 4), List.of(50), 8,
+            1 << 20, "64m");
+
+    @TempDir
+    Path work;
+
+    @Test
+    void everyRowReportsCheckedFiguresAndTheTargetsTableSaysMetOrNot() throws Exception {
+        boolean direct = takesDirect(work);
+        if (!direct) {
+            System.out.println("skipped: " + work + " does not take O_DIRECT (tmpfs?); set java.io.tmpdir to a disk");
+        }
+        assumeTrue(direct, "the temporary directory does not take O_DIRECT");
+        BenchOptions options = new BenchOptions(Optional.empty(), List.of(1), 1, BenchOptions.CacheMode.BOTH, work,
+                List.of());
+        NioSuite suite = new NioSuite(TINY);
+        SuiteReport report = new SuiteReport(suite.name(), suite.summary());
+        suite.run(new BenchContext(options, report));
+        assertEquals(List.of(), report.failures());
+        for (NioRun run : Stream.concat(NioSuite.readRuns(TINY).stream(), NioSuite.floodRuns().stream()).toList()) {
+            String metric = run.kind().equals(NioRun.FLOOD) ? "checked" : "iops";
+            double v = value(report, run.configuration(), metric);
+            assertTrue(v > 0, run.configuration() + " " + metric + " = " + v);
+        }
+        assertTrue(value(report, "jdk-vt50", "peak-os-threads") > 0);
+        assertEquals(8, value(report, "hpio-flood", "acknowledged"), "every hpio write acknowledged and checked");
+        Table targets = report.tables().stream().filter(t -> t.title().startsWith("Targets")).findFirst().orElseThrow();
+        int met = targets.columns().indexOf("met");
+        assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-vt50 / jdk-vt50")
+                && r.get(1).equals("peak-os-threads") && !r.get(met).isEmpty()), "the thread target is judged");
+        assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-flood") && !r.get(met).isEmpty()));
+        try (Stream<Path> left = Files.list(work.resolve("nio"))) {
+            assertEquals(List.of(), left.toList(), "the suite deletes its files");
+        }
+    }
+
+    @Test
+    void configsChooseRowsByNameKindOrProvider() {
+        NioSettings s = new NioSettings(16L << 20, 1, 0, 1, List.of(1, 4, 32), List.of(1000, 10_000), 8, 1 << 20, "64m");
+        List<NioRun> all = NioSuite.readRuns(s);
+        assertEquals(List.of("jdk-afc-qd32", "hpio-afc-qd32"), names(NioSuite.select(all, List.of("jdk-afc-qd32", "hpio-afc-qd32"))));
+        assertEquals(List.of("jdk-afc-qd1", "hpio-afc-qd1", "jdk-afc-qd4", "hpio-afc-qd4", "jdk-afc-qd32", "hpio-afc-qd32",
+                "uring-qd32"), names(NioSuite.select(all, List.of("afc"))));
+        assertEquals(List.of("hpio-vt1000", "hpio-vt10000"), names(NioSuite.select(all, List.of("vthreads", "hpio"))
+                .stream().filter(r -> r.hpio() && r.kind().equals(NioRun.VTHREADS)).toList()));
+        assertEquals(List.of(), names(NioSuite.select(all, List.of("flood"))));
+        assertEquals(List.of("jdk-flood", "hpio-flood"), names(NioSuite.select(NioSuite.floodRuns(), List.of("flood"))));
+        assertThrows(IllegalArgumentException.class, () -> NioSuite.select(all, List.of("afc-qd32")));
+        assertTrue(Suites.byName("nio").isPresent(), "registered with the other suites");
+    }
+
+    /** Whether {@code dir}'s file system takes O_DIRECT (tmpfs does not). */
+    private static boolean takesDirect(Path dir) {
+        Path probe = dir.resolve("direct-probe");
+        try {
+            Files.write(probe, new byte[4096]);
+            try (java.nio.channels.FileChannel ignored = java.nio.channels.FileChannel.open(probe,
+                    java.nio.file.StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+                return true;
+            } finally {
+                Files.delete(probe);
+            }
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static List<String> names(List<NioRun> runs) {
+        return runs.stream().map(NioRun::configuration).toList();
+    }
+
+    private static double value(SuiteReport report, String name, String metric) {
+        return report.results().stream().filter(r -> r.name().equals(name) && r.metric().equals(metric))
+                .mapToDouble(Result::value).findFirst().orElse(Double.NaN);
+    }
+}
