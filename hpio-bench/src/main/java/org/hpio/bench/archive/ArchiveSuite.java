@@ -26,7 +26,8 @@ import java.util.List;
  * recorded trace only) with O_DIRECT. Cold (by default the whole machine's page cache, dentries and inodes dropped
  * first, as after a reboot, where root may; else, or with {@code --cold files}, each file's pages dropped with
  * POSIX_FADV_DONTNEED) and warm (each file read once first). For the recorded trace, a block size sweep 4-128 KiB
- * (002 Figure 2) and a queue depth sweep 1-32 on the Deflate archive. Deflate rows inflate whole entries
+ * (002 Figure 2) and a queue depth sweep 1-32 on the Deflate archive (with {@code --full}, or rows named by
+ * {@code --configs}). Deflate rows inflate whole entries
  * (libdeflate when the system has it); {@code -blocks} is 002 §3.2's per-block Inflater, {@code -jdk} whole-buffer
  * Inflater. The {@code -lookahead} rows load the trace through {@link org.hpio.archive.ArchiveLoader} (the load
  * list known in advance; a file loaded again reuses the memory the loader kept, within its 64 MiB; {@code -direct}:
@@ -95,6 +96,15 @@ public final class ArchiveSuite implements Suite {
         return ways;
     }
 
+    /**
+     * Whether {@code name} is a point of the block size or queue depth sweep other than the default (32 KiB, 4):
+     * a quick run ({@code hpio bench} without {@code --full}) leaves them out unless {@code --configs} names them;
+     * no target uses them.
+     */
+    static boolean isSweepPoint(String name) {
+        return name.matches(".*-(bs(4|8|16|64|128)k|qd(1|2|8|16|32))(-.*)?");
+    }
+
     /** The recorded trace's rows: the core ones, then the cache, inflation and O_DIRECT rows and both sweeps. */
     static List<Way> ways(TraceData data) {
         List<Way> ways = new ArrayList<>(coreWays(data));
@@ -142,7 +152,9 @@ public final class ArchiveSuite implements Suite {
         Path dir = context.workDir().resolve(w.name());
         TraceData data = TraceData.prepare(dir, w.source().get(), options.size().orElse(Long.MAX_VALUE));
         try {
-            List<Way> ways = w.ways().apply(data).stream().filter(way -> w.selects(options, way.name())).toList();
+            List<Way> ways = w.ways().apply(data).stream().filter(way -> w.selects(options, way.name()))
+                    .filter(way -> !(options.quick() && options.configs().isEmpty() && isSweepPoint(way.name())))
+                    .toList();
             describe(context.report(), w, data);
             List<Measured> measured = Replays.replayAll(context, w, data, ways, coldStart);
             List<Measured> medians = Medians.byName(measured, Measured::key, Measured::mbPerSecond);
@@ -159,6 +171,9 @@ public final class ArchiveSuite implements Suite {
                         + "with the rows both get; --configs chooses rows by name, by workload-prefixed name "
                         + "(game-loose-readallbytes) or a whole workload (python, trace, game)")
                 .param("page-cache", "cold: " + coldStart.description + "; warm: each file read once before")
+                .param("sweeps", options.quick() && options.configs().isEmpty()
+                        ? "block size and queue depth sweeps left out (quick run; --full, or --configs naming them)"
+                        : "Deflate archive, block sizes 4-128 KiB at queue depth 4, queue depths 1-32 at 32 KiB")
                 .param("rounds", options.repetitions() + " interleaved, after " + Replays.WARM_UP_MIN + "-"
                         + Replays.WARM_UP_MAX + " untimed warm replays (" + (options.quick() ? "0.3 s, quick" : "1 s")
                         + ") per configuration; the median replay is "

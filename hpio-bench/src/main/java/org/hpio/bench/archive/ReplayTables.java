@@ -91,7 +91,7 @@ final class ReplayTables {
                 "configuration", "MB/s", Chart.Kind.BAR);
         for (boolean cold : new boolean[]{true, false}) {
             List<Measured> ms = medians.stream().filter(m -> m.cold() == cold
-                    && !m.config().matches(".*-(bs(4|8|16|64|128)k|qd(1|2|8|16|32)).*")).toList();
+                    && !ArchiveSuite.isSweepPoint(m.config())).toList();
             if (!ms.isEmpty()) {
                 bars.add(Chart.Series.bars(cold ? "cold" : "warm", ms.stream().map(Measured::config).toList(),
                         ms.stream().map(Measured::mbPerSecond).toList()));

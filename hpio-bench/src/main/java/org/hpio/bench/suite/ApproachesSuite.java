@@ -78,7 +78,8 @@ public final class ApproachesSuite implements Suite {
                 .param("size", BenchOptions.formatSize(count * 4))
                 .param("prefix-for-slow-configurations", BenchOptions.formatSize(prefixCount * 4))
                 .param("workers", workerCounts).param("repetitions-threads", options.repetitions())
-                .param("repetitions-processes", options.quick() ? "1 (no warm-up run; quick)" : (Object) 1).param("statistic", "median")
+                .param("repetitions-processes", options.quick() ? "1 (no warm-up run; quick: only at "
+                        + workerCounts.stream().max(Integer::compare).orElse(1) + " processes)" : (Object) 1).param("statistic", "median")
                 .param("page-cache", "warm (file read once before timing)")
                 .param("writes", Trials.WRITES);
 
@@ -110,7 +111,7 @@ public final class ApproachesSuite implements Suite {
                     Map<String, Map<Integer, Double>> byMode = new LinkedHashMap<>();
                     for (Contender.Workers kind : List.of(Contender.Workers.THREADS, Contender.Workers.PROCESSES)) {
                         Trials t = kind == Contender.Workers.THREADS ? trials : once;
-                        for (int w : workerCounts) {
+                        for (int w : counts(kind, workerCounts, options.quick())) {
                             Object[] perWorker = kind == Contender.Workers.THREADS ? buffers(n, w) : null;
                             Plan read = new Plan(input, Elements.INT, n, w, c.order());
                             long expected = TestData.expectedChecksum(0, n, 4);
@@ -135,7 +136,18 @@ public final class ApproachesSuite implements Suite {
             Files.deleteIfExists(nativeOrder);
             Files.deleteIfExists(output);
         }
-        report(report, figures, workerCounts, count * 4, maxWorkers);
+        report(report, figures, workerCounts, options.quick(), count * 4, maxWorkers);
+    }
+
+    /**
+     * The worker counts {@code kind} runs at: all of them, except that a quick run starts processes only at the
+     * largest count (every process is a JVM of its own; one process is one thread's figure again).
+     */
+    static List<Integer> counts(Contender.Workers kind, List<Integer> workerCounts, boolean quick) {
+        if (kind == Contender.Workers.PROCESSES && quick) {
+            return List.of(workerCounts.stream().max(Integer::compare).orElse(1));
+        }
+        return workerCounts;
     }
 
     private static Object[] buffers(long count, int workers) {
@@ -147,11 +159,13 @@ public final class ApproachesSuite implements Suite {
         return buffers;
     }
 
-    private static void report(SuiteReport report, List<Figures> figures, List<Integer> workerCounts, long fullBytes,
-                               int maxWorkers) {
+    private static void report(SuiteReport report, List<Figures> figures, List<Integer> workerCounts, boolean quick,
+                               long fullBytes, int maxWorkers) {
         for (String mode : List.of("threads read", "threads write", "processes read", "processes write")) {
+            List<Integer> counts = counts(mode.startsWith("threads") ? Contender.Workers.THREADS
+                    : Contender.Workers.PROCESSES, workerCounts, quick);
             List<String> columns = new ArrayList<>(List.of("configuration", "data"));
-            workerCounts.forEach(w -> columns.add(w + (mode.startsWith("threads") ? " threads" : " processes")));
+            counts.forEach(w -> columns.add(w + (mode.startsWith("threads") ? " threads" : " processes")));
             Table table = new Table("Aggregate MB/s, " + mode, columns);
             Chart chart = new Chart("approaches-" + mode.replace(' ', '-'), "Shared file of ints, " + mode,
                     mode.startsWith("threads") ? "threads" : "processes", "aggregate MB/s", Chart.Kind.LINE);
@@ -161,7 +175,7 @@ public final class ApproachesSuite implements Suite {
                         BenchOptions.formatSize(f.bytes()) + (f.bytes() < fullBytes ? " (prefix)" : "")));
                 List<Double> xs = new ArrayList<>();
                 List<Double> ys = new ArrayList<>();
-                for (int w : workerCounts) {
+                for (int w : counts) {
                     double v = values.get(w);
                     row.add(BulkSuite.mb(v));
                     xs.add((double) w);

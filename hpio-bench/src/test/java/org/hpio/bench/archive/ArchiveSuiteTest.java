@@ -43,6 +43,18 @@ class ArchiveSuiteTest {
     }
 
     @Test
+    void aQuickRunLeavesOutTheSweepPointsButNotTheDefaultOrTheTargetsRows() {
+        for (String point : List.of("archive-deflate-bs4k-qd4", "archive-deflate-bs128k-qd4", "archive-deflate-bs32k-qd1",
+                "archive-deflate-bs32k-qd16", "archive-deflate-bs32k-qd32")) {
+            assertTrue(ArchiveSuite.isSweepPoint(point), point);
+        }
+        for (String kept : List.of("archive-deflate-bs32k-qd4", "archive-stored-bs32k-qd4-direct",
+                "archive-deflate-bs32k-qd4-cached", "archive-deflate-lookahead", "loose-hpio", "zipfile-deflate")) {
+            assertFalse(ArchiveSuite.isSweepPoint(kept), kept);
+        }
+    }
+
+    @Test
     void reportsEveryConfigurationColdAndWarmTheTargetsAndTheOpeningTime() throws Exception {
         Path trace = smallTrace();
         BenchOptions options = new BenchOptions(Optional.of(TRACE_BYTES), List.of(1), 1, BenchOptions.CacheMode.BOTH,

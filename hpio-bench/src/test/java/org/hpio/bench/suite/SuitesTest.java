@@ -64,6 +64,13 @@ class SuitesTest {
     }
 
     @Test
+    void aQuickRunStartsProcessesOnlyAtTheLargestWorkerCount() {
+        assertEquals(List.of(4), ApproachesSuite.counts(Contender.Workers.PROCESSES, List.of(1, 2, 4), true));
+        assertEquals(List.of(1, 2, 4), ApproachesSuite.counts(Contender.Workers.THREADS, List.of(1, 2, 4), true));
+        assertEquals(List.of(1, 2, 4), ApproachesSuite.counts(Contender.Workers.PROCESSES, List.of(1, 2, 4), false));
+    }
+
+    @Test
     void anUnknownConfigurationIsAnErrorNamingTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> run(new BulkSuite(), 1 << 20, List.of(1), List.of("bulkraff")));
