@@ -49,11 +49,15 @@ record EngineSettings(List<Integer> randomDepths, List<Integer> sequentialDepths
         return defaults(false);
     }
 
-    /** The defaults; {@code quick}: {@link #QUICK_SECONDS} per configuration unless the property says otherwise. */
+    /**
+     * The defaults; {@code quick}: {@link #QUICK_SECONDS} per configuration and random reads at queue depths 1 and
+     * 32 only, unless the properties say otherwise.
+     */
     static EngineSettings defaults(boolean quick) {
         double seconds = Double.parseDouble(System.getProperty(SECONDS_PROPERTY,
                 Double.toString(quick ? QUICK_SECONDS : DEFAULT_SECONDS)));
-        List<Integer> depths = Arrays.stream(System.getProperty(DEPTHS_PROPERTY, "1,4,16,32,64").split(","))
+        // A quick run measures the random reads at the depths the targets use (1 and 32) only.
+        List<Integer> depths = Arrays.stream(System.getProperty(DEPTHS_PROPERTY, quick ? "1,32" : "1,4,16,32,64").split(","))
                 .map(String::strip).map(Integer::valueOf).toList();
         int rounds = Integer.getInteger(ROUNDS_PROPERTY, DEFAULT_ROUNDS);
         return new EngineSettings(depths, List.of(1, 8), List.of(1, 32), seconds, seconds / 6, rounds);
