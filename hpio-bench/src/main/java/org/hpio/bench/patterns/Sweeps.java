@@ -17,7 +17,7 @@ final class Sweeps {
     static final long RANDOM_BUFFER_BYTES = 64L << 20;
     static final long MIN_RANDOM_OPS = 64;
     /** A quick run ({@code hpio bench} without {@code --full}): at most this many calls per point. */
-    static final long QUICK_MAX_CALLS = 1 << 16;
+    static final long QUICK_MAX_CALLS = 1 << 14;
     /** A quick run: the sweeps step by this factor instead of 4 (every other point), ends kept. */
     static final int QUICK_STEP = 16;
 

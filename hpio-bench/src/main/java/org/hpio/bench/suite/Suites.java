@@ -27,9 +27,9 @@ public final class Suites {
      * quick run then {@code --full}: what the progress's total estimate starts from.
      */
     private static final Map<String, long[]> SECONDS = Map.of(
-            "bulk", new long[] {25, 90}, "approaches", new long[] {50, 360}, "engine", new long[] {55, 180},
-            "async", new long[] {22, 50}, "archive", new long[] {95, 120}, "sort", new long[] {60, 180},
-            "patterns", new long[] {40, 480}, "nio", new long[] {40, 150});
+            "bulk", new long[] {46, 90}, "approaches", new long[] {33, 360}, "engine", new long[] {41, 180},
+            "async", new long[] {16, 50}, "archive", new long[] {74, 120}, "sort", new long[] {20, 180},
+            "patterns", new long[] {26, 480}, "nio", new long[] {32, 150});
 
     /** How long {@code suite} is expected to take, quick or full, at its default sizes: a first estimate. */
     public static Duration estimate(String suite, boolean quick) {
