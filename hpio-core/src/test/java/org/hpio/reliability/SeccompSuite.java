@@ -3,18 +3,12 @@ package org.hpio.reliability;
 import org.hpio.async.AsyncFile;
 import org.hpio.async.AsyncFileRequest;
 import org.hpio.internal.io.IoEngines;
-import org.junit.platform.launcher.LauncherDiscoveryRequest;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
-import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
-import org.junit.platform.launcher.listeners.TestExecutionSummary;
+import org.hpio.testing.ChildJvm;
 
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import java.util.List;
 
 /**
  * Child main of {@link SeccompSuiteTest}, run by {@code SeccompChild} where io_uring is refused: checks that the
@@ -53,19 +47,7 @@ public final class SeccompSuite {
         } finally {
             Files.deleteIfExists(file);
         }
-        LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request();
-        for (String name : CLASSES) {
-            builder.selectors(selectClass(Class.forName(name)));
-        }
-        LauncherDiscoveryRequest request = builder.build();
-        SummaryGeneratingListener listener = new SummaryGeneratingListener();
-        LauncherFactory.create().execute(request, listener);
-        TestExecutionSummary summary = listener.getSummary();
-        PrintWriter out = new PrintWriter(System.out, true);
-        summary.printFailuresTo(out, 30);
-        System.out.println("succeeded=" + summary.getTestsSucceededCount() + " failed=" + summary.getTotalFailureCount()
-                + " skipped=" + (summary.getTestsAbortedCount() + summary.getTestsSkippedCount()));
-        System.out.flush();
-        System.exit(summary.getTotalFailureCount() == 0 ? 0 : 1);
+        long failed = ChildJvm.runTestClasses(List.of(CLASSES), 30);
+        System.exit(failed == 0 ? 0 : 1);
     }
 }

@@ -1,24 +1,12 @@
 package org.hpio.testing;
 
 import org.hpio.Hpio;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
-import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
-import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 /**
  * Runs test classes a second time in a child JVM where native access is denied ({@code --illegal-native-access=deny}
@@ -65,32 +53,16 @@ public final class DeniedNativeAccess {
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), DeniedNativeAccess.class.getName()));
         command.addAll(testClasses);
-        Process process = new ProcessBuilder(command).start();
-        process.getOutputStream().close();
-        CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()),
-                Thread::startVirtualThread);
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()),
-                Thread::startVirtualThread);
-        if (!process.waitFor(5, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-            throw new IllegalStateException("the child with native access denied did not end in 5 minutes; it printed:\n"
-                    + out.join() + stderr.join());
-        }
-        String stdout = out.join();
+        ChildJvm.Output out = ChildJvm.finish(new ProcessBuilder(command).start(), 5,
+                "the child with native access denied");
+        String stdout = out.stdout();
         Matcher m = Pattern.compile("succeeded=(\\d+) failed=(\\d+) skipped=(\\d+)").matcher(stdout);
         boolean counted = m.find();
-        return new Result(process.exitValue(), stdout, stderr.join(),
+        return new Result(out.exitCode(), stdout, out.stderr(),
                 counted ? Long.parseLong(m.group(1)) : -1, counted ? Long.parseLong(m.group(2)) : -1,
                 counted ? Long.parseLong(m.group(3)) : -1);
     }
 
-    private static String readAll(InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     /** The child: {@code DeniedNativeAccess <test class>...}. */
     public static void main(String[] args) throws Exception {
@@ -100,18 +72,7 @@ public final class DeniedNativeAccess {
             System.out.println("native calls are on although native access is denied or the OS is not Linux");
             System.exit(2);
         }
-        LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request();
-        for (String name : args) {
-            builder.selectors(selectClass(Class.forName(name)));
-        }
-        SummaryGeneratingListener listener = new SummaryGeneratingListener();
-        LauncherFactory.create().execute(builder.build(), listener);
-        TestExecutionSummary summary = listener.getSummary();
-        PrintWriter out = new PrintWriter(System.out, true);
-        summary.printFailuresTo(out, 40);
-        System.out.println("succeeded=" + summary.getTestsSucceededCount() + " failed=" + summary.getTotalFailureCount()
-                + " skipped=" + (summary.getTestsAbortedCount() + summary.getTestsSkippedCount()));
-        System.out.flush();
-        System.exit(summary.getTotalFailureCount() == 0 ? 0 : 1);
+        long failed = ChildJvm.runTestClasses(List.of(args), 40);
+        System.exit(failed == 0 ? 0 : 1);
     }
 }

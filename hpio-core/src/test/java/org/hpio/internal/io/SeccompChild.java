@@ -1,8 +1,8 @@
 package org.hpio.internal.io;
 
+import org.hpio.testing.ChildJvm;
+
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -13,12 +13,9 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -120,28 +117,10 @@ public final class SeccompChild {
     /** {@link #run(Class, String...)} with more options for the child JVM (system properties). */
     public static Result run(List<String> jvmOptions, Class<?> main, String... args)
             throws IOException, InterruptedException {
-        Process process = start(jvmOptions, main, args);
-        process.getOutputStream().close();
-        CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()),
-                Thread::startVirtualThread);
-        // Both streams are read on their own threads, so that the time limit holds even if the child hangs.
-        CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()),
-                Thread::startVirtualThread);
-        if (!process.waitFor(2, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-            throw new IllegalStateException("the child running " + main.getName() + " did not end in 2 minutes; "
-                    + "it printed:\n" + stdout.join() + stderr.join());
-        }
-        return new Result(process.exitValue(), stdout.join(), stderr.join());
+        ChildJvm.Output out = ChildJvm.finish(start(jvmOptions, main, args), 2, "the child running " + main.getName());
+        return new Result(out.exitCode(), out.stdout(), out.stderr());
     }
 
-    private static String readAll(InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     /** {@code SeccompChild <main class> <args...>}: installs the filter, then runs the class's main. */
     public static void main(String[] args) throws Throwable {
