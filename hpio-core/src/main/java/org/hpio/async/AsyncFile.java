@@ -74,7 +74,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Bounds</h2>
  * At most {@link AsyncFileOptions#maxInFlight()} requests of this file, and the engine's bounds on requests
  * and on staging bytes (64 MiB by default), are in flight at once: at a bound initiation waits (helping to
- * retire completions meanwhile) or, with {@link AsyncFileOptions#failFast()}, throws. Memory never grows with
+ * retire completions meanwhile). With {@link AsyncFileOptions#failFast()} it throws instead at this file's
+ * bound; at the engine's bounds it still waits, since the shared engine serves every file of the JVM (an
+ * engine made with a fail-fast {@code EngineConfig}, as the tests do, throws there too). Memory never grows with
  * the backlog. One request larger than the staging bound is admitted alone.
  *
  * <h2>Durability</h2>

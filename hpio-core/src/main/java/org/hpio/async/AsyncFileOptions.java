@@ -11,8 +11,9 @@ import java.util.Objects;
  * @param dsync       O_DSYNC: each write is durable (data) when it completes
  * @param sync        O_SYNC: each write is durable (data and metadata) when it completes
  * @param maxInFlight requests of this file in flight at once; at the bound, initiation waits (or fails fast)
- * @param failFast    at a bound (this file's, or the engine's requests or staging bytes), initiation throws
- *                    an IOException at once instead of waiting
+ * @param failFast    at this file's bound ({@code maxInFlight}), initiation throws an IOException at once
+ *                    instead of waiting; the shared engine's bounds (requests, staging bytes) serve every file
+ *                    of the JVM and are waited for (see AsyncFile, Bounds)
  * @param order       byte order of array elements in the file: big-endian (what DataOutputStream and
  *                    BulkDataOutputStream write) by default, or native order, which copies without swapping
  */
