@@ -47,6 +47,9 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         }
     }
 
+    /** Any thread but the submitter: asks a buffer's arena whether a worker may use it. */
+    private static final Thread ANOTHER_THREAD = new Thread(() -> { });
+
     final EngineConfig config;
     final StagingBudget staging;
     final LiveJobs<J> live;
@@ -85,9 +88,6 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             enqueue(job);
         }
     }
-
-    /** Any thread but the submitter: asks a buffer's arena whether a worker may use it. */
-    private static final Thread ANOTHER_THREAD = new Thread(() -> { });
 
     /**
      * Whether {@code op}'s buffer belongs to a confined arena of the submitting thread while native calls are off:
