@@ -5,9 +5,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * With native access denied (the JDK's future default), the archive reader, the look-ahead loader, the mount
  * table, the file cache and the allocator work on the JDK's own calls ({@code FileChannel}, the thread-pool
@@ -41,11 +38,6 @@ class ArchiveNativeAccessDeniedTest {
 
     @Test
     void withNativeAccessDeniedTheArchiveSuitesPassOnTheJdksCalls() throws Exception {
-        DeniedNativeAccess.Result r = DeniedNativeAccess.run(CLASSES);
-        System.out.println("native access denied: " + r.statusLines());
-        assertEquals(0, r.exitCode(), r.describe());
-        assertTrue(r.stdout().contains("engine=threads"), r.describe());
-        assertEquals(0, r.failed(), r.describe());
-        assertTrue(r.succeeded() >= 100, "a representative part of the suite ran: " + r.statusLines());
+        DeniedNativeAccess.run(CLASSES).assertPassed("native access denied", 100);
     }
 }

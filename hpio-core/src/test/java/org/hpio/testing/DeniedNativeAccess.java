@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /**
  * Runs test classes a second time in a child JVM where native access is denied ({@code --illegal-native-access=deny}
  * and no {@code --enable-native-access}: the JDK's announced future default), so that hpio must serve every call
@@ -17,7 +20,7 @@ import java.util.regex.Pattern;
  *
  * <pre>{@code
  * DeniedNativeAccess.Result r = DeniedNativeAccess.run(List.of("org.hpio.bulk.ByteOrderTest"));
- * assertEquals(0, r.failed(), r::describe);
+ * DeniedNativeAccess.run(List.of("org.hpio.bulk.ByteOrderTest")).assertPassed("native access denied", 10);
  * }</pre>
  */
 public final class DeniedNativeAccess {
@@ -28,6 +31,19 @@ public final class DeniedNativeAccess {
     public record Result(int exitCode, String stdout, String stderr, long succeeded, long failed, long skipped) {
         public String describe() {
             return "child exit " + exitCode + "\n--- stdout\n" + stdout + "--- stderr\n" + stderr;
+        }
+
+        /**
+         * Prints the child's report under {@code label}, and checks that it ended well on the thread-pool engine
+         * with no test failed and at least {@code atLeast} passed (a representative part of the suite ran).
+         */
+        public Result assertPassed(String label, long atLeast) {
+            System.out.println(label + ": " + statusLines());
+            assertEquals(0, exitCode, describe());
+            assertTrue(stdout.contains("engine=threads"), describe());
+            assertEquals(0, failed, describe());
+            assertTrue(succeeded >= atLeast, "a representative part of the suite ran: " + statusLines());
+            return this;
         }
 
         /** The child's own report of hpio's state, for a test's output. */

@@ -12,6 +12,9 @@ import java.lang.foreign.MemorySegment;
  * either engine. The result is never adjusted: a short read or write is reported as such; a write-then-fsync
  * continues a short write before it forces, and reports the bytes written even when a step fails.
  *
+ * <p>The calls go through the job's file lease ({@code NativeFile.Lease}: a descriptor's system calls, or the JDK's
+ * channel where native calls are off), which the request holds until it completes.
+ *
  * <p>Buffer ownership: the job's request owns the operation's buffer for the duration of {@link #run}, as
  * the kernel would under io_uring; the buffer is used by address, so a submitter's confined arena is fine.
  */
@@ -32,10 +35,10 @@ final class BlockingIo {
             MemorySegment buffer = op.buffer() == null || op.file().isPortable() ? op.buffer()
                     : Syscalls.anyThreadView(op.buffer());
             return switch (op.kind()) {
-                case READ -> new Outcome(read(job, buffer, op.position()), 0);
-                case WRITE -> new Outcome(write(job, buffer, op.position()), 0);
+                case READ -> new Outcome(job.lease.read(buffer, op.position()), 0);
+                case WRITE -> new Outcome(job.lease.write(buffer, op.position()), 0);
                 case FSYNC -> {
-                    force(job);
+                    job.lease.force(op.metadata());
                     yield new Outcome(0, 0);
                 }
                 case WRITE_THEN_FSYNC -> writeThenFsync(job, buffer);
@@ -71,39 +74,16 @@ final class BlockingIo {
         long done = 0;
         try {
             while (done < buffer.byteSize()) {
-                long n = write(job, buffer.asSlice(done), op.position() + done);
+                long n = job.lease.write(buffer.asSlice(done), op.position() + done);
                 if (n == 0) {
                     throw Errno.exception("pwrite", Errno.EIO, op.file().path(), op.position() + done);
                 }
                 done += n;
             }
-            force(job);
+            job.lease.force(op.metadata());
             return new Outcome(done, 0);
         } catch (IOException e) {
             return new Outcome(done, Errno.of(e));
-        }
-    }
-
-    // The calls, on the job's leased descriptor, or through its file where native calls are off (a JDK channel:
-    // the submitter's buffer is then accessible from this thread, EngineBase.submit sees to that).
-
-    private static long read(EngineBase.Job job, MemorySegment buffer, long position) throws IOException {
-        var file = job.op().file();
-        return file.isPortable() ? file.read(buffer, position) : Syscalls.pread(job.fd(), buffer, position, file.path());
-    }
-
-    private static long write(EngineBase.Job job, MemorySegment buffer, long position) throws IOException {
-        var file = job.op().file();
-        return file.isPortable() ? file.write(buffer, position)
-                : Syscalls.pwrite(job.fd(), buffer, position, file.path());
-    }
-
-    private static void force(EngineBase.Job job) throws IOException {
-        var file = job.op().file();
-        if (file.isPortable()) {
-            file.force(job.op().metadata());
-        } else {
-            Syscalls.force(job.fd(), job.op().metadata(), file.path());
         }
     }
 }

@@ -319,10 +319,38 @@ public final class NativeFile implements Closeable {
 
         /** The descriptor; there is none where native calls are off ({@link #isPortable()}). */
         public int fd() {
+            checkHeld();
+            return calls.descriptor();
+        }
+
+        /**
+         * One positional read on the held file (a descriptor's pread, or the JDK channel's): what an engine
+         * worker does for a request, which holds this lease from submission to completion (so it still works
+         * after {@link NativeFile#close()} was asked for, which waits for the lease).
+         */
+        public long read(MemorySegment buffer, long position) throws IOException {
+            checkHeld();
+            return calls.read(buffer, position);
+        }
+
+        /** One positional write on the held file; see {@link #read}. */
+        public long write(MemorySegment buffer, long position) throws IOException {
+            checkHeld();
+            long written = calls.write(buffer, position);
+            sawSize(position + written);
+            return written;
+        }
+
+        /** fdatasync, or fsync when {@code metadata}, on the held file; see {@link #read}. */
+        public void force(boolean metadata) throws IOException {
+            checkHeld();
+            calls.force(metadata);
+        }
+
+        private void checkHeld() {
             if (released) {
                 throw new IllegalStateException("lease of " + path + " already released");
             }
-            return calls.descriptor();
         }
 
         public NativeFile file() {
