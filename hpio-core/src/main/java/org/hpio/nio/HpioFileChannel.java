@@ -289,7 +289,9 @@ final class HpioFileChannel extends FileChannel {
      * Gives {@code operation} to the engine by the cheapest way that keeps a virtual thread unpinned: a
      * buffered read is first tried at once without waiting for the device (preadv2 RWF_NOWAIT: all of it in
      * the page cache, else submitted); a plain buffered write by a platform thread, which would wait for the
-     * completion anyway, is one pwrite on this thread; everything else is submitted.
+     * completion anyway, is one pwrite on this thread; everything else is submitted for this waiting thread
+     * (beyond the engine's bound the request waits in the engine's queue, not the thread for room:
+     * {@link IoEngine#submitToWait}).
      */
     private IoRequest hand(IoOperation operation) throws IOException {
         boolean buffered = !options.direct();
@@ -300,7 +302,7 @@ final class HpioFileChannel extends FileChannel {
                 && !Thread.currentThread().isVirtual()) {
             return engine.perform(operation);
         }
-        return engine.submit(operation);
+        return engine.submitToWait(operation);
     }
 
     // ---- position, size, truncate, force ----

@@ -5,8 +5,10 @@ import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What both engines share: admission against the in-flight bound, the file lease each request holds until it
@@ -54,6 +56,13 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     final StagingBudget staging;
     final LiveJobs<J> live;
     private final Semaphore permits;
+    /**
+     * Jobs of callers that wait for their request anyway ({@link #submitToWait}), admitted while every place in
+     * flight was taken: each takes the next place freed, in order, and is dispatched by the thread that freed it.
+     */
+    private final ConcurrentLinkedQueue<J> waitingForPlace = new ConcurrentLinkedQueue<>();
+    /** Set while one thread moves waiting jobs into freed places (see {@link #admitWaiting}). */
+    private final AtomicBoolean admittingWaiting = new AtomicBoolean();
     volatile boolean closing;
 
     EngineBase(EngineConfig config) {
@@ -80,6 +89,112 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         return job.request;
     }
 
+    /**
+     * See {@link IoEngine#submitToWait}: as {@link #submit}, but when every place in flight is taken the request
+     * waits in the engine's queue for the next free place instead of the caller waiting for one; the caller then
+     * waits for the request as usual. A thread beyond the bound so wakes once (at its completion), not twice
+     * (for a place, then for the completion), and the place goes to the queued request as soon as it is freed.
+     */
+    public final IoRequest submitToWait(IoOperation op) throws IOException {
+        if (config.failFast() || !waitingForPlace.isEmpty() || !permits.tryAcquire()) {
+            if (config.failFast()) {
+                return submit(op);
+            }
+            return queueForPlace(op);
+        }
+        J job;
+        try {
+            job = admitWithPlace(op, checkAdmission(op));
+        } catch (IOException | RuntimeException | Error e) {
+            releasePlace();
+            throw e;
+        }
+        if (!injectedFault(job)) {
+            dispatch(job);
+        }
+        return job.request;
+    }
+
+    /** A job for {@code op} without a place in flight, queued; dispatched when a place is free. */
+    private IoRequest queueForPlace(IoOperation op) throws IOException {
+        InjectedFault fault = checkAdmission(op);
+        J job = newLeasedJob(op, fault);
+        waitingForPlace.add(job);
+        if (closing && waitingForPlace.remove(job)) {   // close may have emptied the queue before this add
+            completeUnadmitted(job, Errno.ECANCELED);
+        }
+        admitWaiting();   // a place freed since the failed tryAcquire would otherwise stay unused
+        return job.request;
+    }
+
+    /**
+     * Moves queued jobs into free places, in order, and dispatches them (one thread at a time; a thread that
+     * finds another at it leaves, and that one looks again before it stops). After close, cancels them instead.
+     */
+    private void admitWaiting() {
+        while (!waitingForPlace.isEmpty() && (closing || permits.availablePermits() > 0)) {
+            if (!admittingWaiting.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                admitWaitingNow();
+            } finally {
+                admittingWaiting.set(false);
+            }
+        }
+    }
+
+    private void admitWaitingNow() {
+        while (!waitingForPlace.isEmpty()) {
+            if (closing) {
+                J job = waitingForPlace.poll();
+                if (job != null) {
+                    completeUnadmitted(job, Errno.ECANCELED);
+                }
+                continue;
+            }
+            if (!permits.tryAcquire()) {
+                return;
+            }
+            J job = waitingForPlace.poll();
+            if (job == null) {
+                permits.release();
+                return;
+            }
+            live.add(job);
+            if (!injectedFault(job)) {
+                dispatch(job);
+            }
+        }
+    }
+
+    /** At close (after {@link #closing} is set): every job still queued for a place completes ECANCELED. */
+    final void cancelWaiting() {
+        admitWaiting();
+    }
+
+    /** Cancels {@code request} if it is still queued for a place (then it completes ECANCELED at once). */
+    final boolean cancelIfWaiting(IoRequest request) {
+        for (J job : waitingForPlace) {
+            if (job.request == request) {
+                if (waitingForPlace.remove(job)) {
+                    completeUnadmitted(job, Errno.ECANCELED);
+                    return true;
+                }
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** Completes a job that never took a place (queued, then cancelled): its file is let go, no place is freed. */
+    private void completeUnadmitted(J job, int errno) {
+        if (job.lease != null) {
+            job.lease.close();
+        }
+        job.request.complete(0, errno);
+    }
+
     /** Hands {@code job} to the engine, or does it here when only this thread can use its buffer. */
     private void dispatch(J job) {
         if (onlySubmitterCanUse(job.request.operation())) {
@@ -104,6 +219,18 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
      * in flight; leases its file. A refused submission (injected) throws before anything is held.
      */
     final J admit(IoOperation op) throws IOException {
+        InjectedFault fault = checkAdmission(op);
+        acquirePermit();
+        try {
+            return admitWithPlace(op, fault);
+        } catch (IOException | RuntimeException e) {
+            releasePlace();
+            throw e;
+        }
+    }
+
+    /** The checks before a place is taken: engine open, O_DIRECT alignment, an injected refusal (thrown). */
+    private InjectedFault checkAdmission(IoOperation op) throws IOException {
         if (closing) {
             throw new IOException("the " + engineName() + " engine is closed");
         }
@@ -116,27 +243,40 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
                     + " (injected fault)", fault.errno(), op.file() == null ? "(no file)" : op.file().path(),
                     op.buffer() == null ? -1 : op.position());
         }
-        acquirePermit();
+        return fault;
+    }
+
+    /** With a place taken: the job, its file leased, recorded live. */
+    private J admitWithPlace(IoOperation op, InjectedFault fault) throws IOException {
+        if (closing) {
+            throw new IOException("the " + engineName() + " engine is closed");
+        }
+        J job = newLeasedJob(op, fault);
+        live.add(job);
+        return job;
+    }
+
+    /** A job for {@code op} with its file leased and the fault hook's decision noted; not yet live. */
+    private J newLeasedJob(IoOperation op, InjectedFault fault) throws IOException {
+        NativeFile.Lease lease = op.file() == null ? null : op.file().lease();
         try {
-            if (closing) {
-                throw new IOException("the " + engineName() + " engine is closed");
+            IoRequest request = new IoRequest(op, this);
+            J job = newJob(request, lease);
+            applyFault(job, fault);
+            return job;
+        } catch (RuntimeException | Error e) {
+            if (lease != null) {
+                lease.close();   // the file is not held by a request that never went in
             }
-            NativeFile.Lease lease = op.file() == null ? null : op.file().lease();
-            try {
-                IoRequest request = new IoRequest(op, this);
-                J job = newJob(request, lease);
-                applyFault(job, fault);
-                live.add(job);
-                return job;
-            } catch (RuntimeException | Error e) {
-                if (lease != null) {
-                    lease.close();   // the file is not held by a request that never went in
-                }
-                throw e;
-            }
-        } catch (IOException | RuntimeException e) {
-            permits.release();
             throw e;
+        }
+    }
+
+    /** Frees a place in flight: the first queued job takes it (see {@link #submitToWait}). */
+    private void releasePlace() {
+        permits.release();
+        if (!waitingForPlace.isEmpty()) {
+            admitWaiting();
         }
     }
 
@@ -268,7 +408,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         if (job.lease != null) {
             job.lease.close();
         }
-        permits.release();
+        releasePlace();
         job.request.complete(bytes, errno);
     }
 

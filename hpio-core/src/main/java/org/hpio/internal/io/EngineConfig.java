@@ -47,8 +47,9 @@ public record EngineConfig(int maxInFlight, long maxStagingBytes, boolean failFa
         }
     }
 
+    /** The shared engine's bound on requests in flight: {@value #DEFAULT_MAX_IN_FLIGHT}, or {@code -Dhpio.engine.maxInFlight}. */
     public static EngineConfig defaults() {
-        return new EngineConfig(DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_STAGING_BYTES, false,
+        return new EngineConfig(Integer.getInteger("hpio.engine.maxInFlight", DEFAULT_MAX_IN_FLIGHT), DEFAULT_MAX_STAGING_BYTES, false,
                 Math.max(4, 4 * Runtime.getRuntime().availableProcessors()), FaultHook.NONE);
     }
 

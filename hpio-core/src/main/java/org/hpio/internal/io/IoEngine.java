@@ -30,6 +30,15 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
     IoRequest submit(IoOperation operation) throws IOException;
 
     /**
+     * Submits one operation for a caller that waits for its request next (a blocking channel call). When every
+     * place in flight is taken, the request waits in the engine for the next free place, in order, instead of the
+     * caller waiting for room (without fail-fast; with it, as {@link #submit}); it can be cancelled while it
+     * waits. The bound on requests in flight holds either way; what waits beyond it is one request per waiting
+     * thread.
+     */
+    IoRequest submitToWait(IoOperation operation) throws IOException;
+
+    /**
      * Submits several operations in one batch (one {@code io_uring_enter} on the io_uring engine). Blocks
      * until all were admitted; if admission fails part way, the ones already submitted stay in flight and a
      * {@link PartialSubmissionException} lists them.

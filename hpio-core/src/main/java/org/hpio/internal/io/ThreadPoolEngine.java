@@ -96,6 +96,9 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
 
     @Override
     public boolean cancel(IoRequest request) {
+        if (cancelIfWaiting(request)) {
+            return true;
+        }
         PoolJob job = live.get(request);
         if (job == null) {
             return false;
@@ -113,6 +116,7 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
             return;
         }
         closing = true;
+        cancelWaiting();
         for (IoRequest request : live.requests()) {
             cancel(request);
         }

@@ -53,6 +53,8 @@ public final class UringLayout {
     public static final int IORING_ENTER_SQ_WAKEUP = 1 << 1;
     public static final int IORING_ENTER_EXT_ARG = 1 << 3;
     public static final int IORING_FEAT_EXT_ARG = 1 << 8;
+    /** io_uring_getevents_arg's min_wait_usec is honoured (Linux 6.12). */
+    public static final int IORING_FEAT_MIN_TIMEOUT = 1 << 15;
     public static final int IORING_SQ_NEED_WAKEUP = 1;
     public static final int IORING_REGISTER_PROBE = 8;
     public static final int IORING_REGISTER_IOWQ_MAX_WORKERS = 19;
@@ -63,7 +65,11 @@ public final class UringLayout {
     public static final byte IOSQE_FIXED_FILE = 1;
     public static final int IO_URING_OP_SUPPORTED = 1;
 
-    /** struct io_uring_getevents_arg: what IORING_ENTER_EXT_ARG passes (here: only a timeout). */
+    /**
+     * struct io_uring_getevents_arg: what IORING_ENTER_EXT_ARG passes (here: a timeout, and the minimum wait).
+     * The field named {@code pad} (as in the headers this is checked against) is {@code min_wait_usec} since
+     * Linux 6.12, honoured where the ring has IORING_FEAT_MIN_TIMEOUT.
+     */
     public static final StructLayout GETEVENTS_ARG = MemoryLayout.structLayout(
             JAVA_LONG.withName("sigmask"), JAVA_INT.withName("sigmask_sz"), JAVA_INT.withName("pad"),
             JAVA_LONG.withName("ts")).withName("io_uring_getevents_arg");

@@ -71,6 +71,8 @@ public final class UringRing implements AutoCloseable {
      */
     private final MemorySegment waitArg;
     private static final long TIMESPEC_BASE = UringLayout.GETEVENTS_ARG.byteSize();
+    /** io_uring_getevents_arg's min_wait_usec (Linux 6.12; {@code pad} in older headers). */
+    private static final long MIN_WAIT_USEC = offset(UringLayout.GETEVENTS_ARG, "pad");
     private static final long TIMESPEC_SEC = TIMESPEC_BASE + offset(UringLayout.KERNEL_TIMESPEC, "tv_sec");
     private static final long TIMESPEC_NSEC = TIMESPEC_BASE + offset(UringLayout.KERNEL_TIMESPEC, "tv_nsec");
     private static final int ETIME = 62;
@@ -300,15 +302,30 @@ public final class UringRing implements AutoCloseable {
      * {@link #canTimeWaits()}. Called by one thread at a time (the caller's lock guards {@link #waitArg}).
      */
     public boolean waitCompletion(long timeoutNanos) throws IOException {
-        if (available() > 0) {
+        return waitCompletions(1, 0, timeoutNanos);
+    }
+
+    /** True when the kernel takes a minimum wait for batched waits (IORING_FEAT_MIN_TIMEOUT, Linux 6.12). */
+    public boolean canBatchWaits() {
+        return (features & UringLayout.IORING_FEAT_MIN_TIMEOUT) != 0;
+    }
+
+    /**
+     * As {@link #waitCompletion}, but waits up to {@code minWaitMicros} for {@code minComplete} completions before
+     * it settles for one (needs {@link #canBatchWaits()} when {@code minWaitMicros > 0}): under load one wake-up
+     * then retires a batch instead of one completion.
+     */
+    public boolean waitCompletions(int minComplete, int minWaitMicros, long timeoutNanos) throws IOException {
+        if (available() >= minComplete || minWaitMicros == 0 && available() > 0) {
             return true;
         }
         long nanos = Math.max(1_000, timeoutNanos);
         waitArg.set(JAVA_LONG, TIMESPEC_SEC, nanos / 1_000_000_000L);
         waitArg.set(JAVA_LONG, TIMESPEC_NSEC, nanos % 1_000_000_000L);
+        waitArg.set(JAVA_INT, MIN_WAIT_USEC, minWaitMicros);
         try {
-            UringCalls.enterWithArg(ringFd, 1, UringLayout.IORING_ENTER_GETEVENTS, waitArg,
-                    UringLayout.GETEVENTS_ARG.byteSize());
+            UringCalls.enterWithArg(ringFd, minWaitMicros > 0 ? minComplete : 1, UringLayout.IORING_ENTER_GETEVENTS,
+                    waitArg, UringLayout.GETEVENTS_ARG.byteSize());
             return true;
         } catch (ErrnoException e) {
             if (e.errno() == ETIME || e.errno() == Errno.EINTR) {

@@ -16,6 +16,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
@@ -266,6 +267,85 @@ abstract class EngineContractTest {
     }
 
     @Test
+    void submitToWaitBeyondTheBoundQueuesTheRequestsAndRunsEachInOrderAsPlacesFree() throws Exception {
+        Path path = dir.resolve("queued");
+        byte[] data = randomBytes(new Random(33), 64 * 4096);
+        Files.write(path, data);
+        try (IoEngine small = open(EngineConfig.defaults().withMaxInFlight(2));
+             NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY);
+             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<byte[]>> reads = new ArrayList<>();
+            int[] mostInFlight = new int[1];
+            for (int i = 0; i < 64; i++) {
+                int block = i;
+                reads.add(threads.submit(() -> {
+                    try (Arena mine = Arena.ofConfined()) {
+                        MemorySegment into = mine.allocate(4096, 4096);
+                        IoRequest read = small.submitToWait(IoOperation.read(file, into, block * 4096L));
+                        synchronized (mostInFlight) {
+                            mostInFlight[0] = Math.max(mostInFlight[0], small.inFlight());
+                        }
+                        assertEquals(4096, await(read));
+                        return into.toArray(JAVA_BYTE);
+                    }
+                }));
+            }
+            for (int i = 0; i < 64; i++) {
+                assertArrayEquals(Arrays.copyOfRange(data, i * 4096, (i + 1) * 4096), reads.get(i).get(30, TimeUnit.SECONDS),
+                        "block " + i);
+            }
+            assertTrue(mostInFlight[0] <= 2, "at most the bound in flight, saw " + mostInFlight[0]);
+            assertEquals(0, small.inFlight());
+        }
+    }
+
+    @Test
+    void aRequestQueuedForAPlaceCanBeCancelledAndCloseCancelsTheOthers() throws Exception {
+        Blocked blocked = blocked(EngineConfig.defaults().withMaxInFlight(1), 1);
+        IoEngine small = blocked.engine();
+        try {
+            List<IoRequest> blockers = blocked.requests();
+            IoRequest queued = small.submitToWait(IoOperation.nop());
+            IoRequest another = small.submitToWait(IoOperation.nop());
+            assertFalse(queued.isDone(), "no place for it yet");
+            assertEquals(1, small.inFlight(), "a queued request takes no place");
+            assertTrue(small.cancel(queued));
+            assertTrue(queued.await(10, TimeUnit.SECONDS));
+            assertEquals(Errno.ECANCELED, queued.errno());
+            assertFalse(another.isDone(), "the other stays queued");
+            small.close();
+            assertTrue(another.isDone(), "close completed the queued request");
+            assertEquals(Errno.ECANCELED, another.errno());
+            for (IoRequest r : blockers) {
+                assertTrue(r.isDone());
+            }
+            assertThrows(IOException.class, () -> small.submitToWait(IoOperation.nop()));
+        } finally {
+            small.close();
+        }
+    }
+
+    @Test
+    void aQueuedRequestTakesTheFirstPlaceFreed() throws Exception {
+        Blocked blocked = blocked(EngineConfig.defaults().withMaxInFlight(1), 1);
+        try (IoEngine small = blocked.engine()) {
+            List<IoRequest> blockers = blocked.requests();
+            IoRequest queued = small.submitToWait(IoOperation.nop());
+            assertFalse(queued.isDone());
+            blockers.forEach(small::cancel);
+            for (IoRequest r : blockers) {
+                assertTrue(r.await(10, TimeUnit.SECONDS));
+            }
+            // It took the freed place: it is in flight now (a gated pool's workers never run it) or already done.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!queued.isDone() && small.inFlight() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertTrue(queued.isDone() || small.inFlight() == 1, "the queued request did not take the freed place");
+        }
+    }
+
+    @Test
     void closeWithRequestsInFlightCancelsAndWaitsForThem() throws Exception {
         IoEngine other = open(EngineConfig.defaults().withMaxInFlight(8));
         List<IoRequest> blockers = blockers(other, 4);
@@ -282,6 +362,15 @@ abstract class EngineContractTest {
      * knows how to make them.
      */
     abstract List<IoRequest> blockers(IoEngine on, int n) throws Exception;
+
+    /** An engine opened with {@code config} and {@code n} of its requests that stay in flight until cancelled. */
+    record Blocked(IoEngine engine, List<IoRequest> requests) {
+    }
+
+    Blocked blocked(EngineConfig config, int n) throws Exception {
+        IoEngine on = open(config);
+        return new Blocked(on, blockers(on, n));
+    }
 
     @Test
     void closingEnginesLeaksNoDescriptors() throws Exception {

@@ -31,6 +31,17 @@ class ThreadPoolEngineTest extends EngineContractTest {
         throw new UnsupportedOperationException("see gatedEngine");
     }
 
+    /** Requests of an engine whose workers wait at a gate that opens after the test: they stay queued. */
+    @Override
+    Blocked blocked(EngineConfig config, int n) throws Exception {
+        ThreadPoolEngine gated = gatedEngine(config);
+        List<IoRequest> requests = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            requests.add(gated.submit(IoOperation.nop()));
+        }
+        return new Blocked(gated, requests);
+    }
+
     private ThreadPoolEngine gatedEngine(EngineConfig config) {
         CountDownLatch gate = new CountDownLatch(1);
         gates.add(gate);

@@ -12,6 +12,9 @@ import java.util.List;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The ring's own mechanics that the engine relies on when io_uring_enter fails. */
 class UringRingTest {
@@ -48,6 +51,26 @@ class UringRingTest {
                 assertEquals((byte) 0x55, buffer.get(JAVA_BYTE, i), "byte " + i + " was written by a neutralized read");
             }
             assertEquals(0, ring.neutralizeUnconsumed(1, former::add));   // nothing left unconsumed
+        }
+    }
+
+    @Test
+    void aBatchedWaitReturnsOnceTheBatchIsPostedAndAPlainWaitAfterOne() throws Exception {
+        assumeTrue(NativeAccess.available(), "native calls are off");
+        try (UringRing ring = UringRing.create(8, 16)) {
+            assumeTrue(ring.canTimeWaits(), "no timed waits (Linux < 5.11)");
+            for (int i = 0; i < 4; i++) {
+                ring.prep(ring.nextSqe(), UringLayout.IORING_OP_NOP, (byte) 0, -1, 0, 0, 0, 0, i);
+            }
+            assertEquals(4, ring.enter(ring.flush(), 0, false));
+            // Either wait returns at once with the four NOPs posted; a refused minimum wait would throw EINVAL.
+            int minWait = ring.canBatchWaits() ? 100 : 0;
+            assertTrue(ring.waitCompletions(4, minWait, 1_000_000_000L));
+            List<Long> seen = new ArrayList<>();
+            assertEquals(4, ring.reap((userData, res) -> seen.add(userData)));
+            assertEquals(List.of(0L, 1L, 2L, 3L), seen);
+            // Nothing in flight: the batched wait ends at its timeout, saying no completion came.
+            assertFalse(ring.waitCompletions(4, minWait, 20_000_000L));
         }
     }
 }
