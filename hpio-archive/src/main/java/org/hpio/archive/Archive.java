@@ -530,7 +530,7 @@ public final class Archive implements AutoCloseable {
 
     /** What is wrong with {@code entry}, naming this archive, the entry and its local header's offset. */
     private ArchiveFormatException problem(ArchiveEntry entry, String what) {
-        return WholeEntryDecoder.problem(path.toString(), entry, what);
+        return EntryCheck.problem(path.toString(), entry, what);
     }
 
     /**
@@ -544,7 +544,7 @@ public final class Archive implements AutoCloseable {
         try {
             CRC32 crc = new CRC32();
             MemorySegment view = readRaw(entry, data, range, memory.asSlice(0, range.length()), crc);
-            checkCrc(entry, crc);
+            new EntryCheck(path.toString(), entry, warnings).checkCrc(crc);
             io.countLoad(entry.uncompressedSize());
             return new LoadedFile(entry.name(), view, () -> BlockIo.give(memory));
         } catch (IOException | RuntimeException | Error e) {
@@ -635,10 +635,6 @@ public final class Archive implements AutoCloseable {
         return new EntryDecoder(path.toString(), entry,
                 new BlockStream(io, data, data + entry.compressedSize(), path + ": entry " + entry.name()),
                 warnings);
-    }
-
-    private void checkCrc(ArchiveEntry entry, CRC32 crc) throws ArchiveFormatException {
-        WholeEntryDecoder.checkCrc(path.toString(), entry, crc.getValue());
     }
 
     private String cacheKey(ArchiveEntry entry) {

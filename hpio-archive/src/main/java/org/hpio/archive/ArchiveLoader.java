@@ -6,11 +6,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.TreeMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -55,51 +52,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * before the end: cancelling) waits for the workers and the reads in flight and frees every file not delivered;
  * delivered files stay valid.
  *
- * <p>One caller thread at a time uses {@link #next()}; the workers are the loader's own daemon threads.
+ * <p>One caller thread at a time uses {@link #next()}; the workers are the loader's own daemon threads. The
+ * parts: each position is a {@link LoaderSlot} (its decoding and its hold as state enums), the repeats are kept
+ * by the {@link ReuseBook}, the reads started in order by the {@link ReadQueue}; this class admits positions
+ * into the window, forms the runs, hands out the decoding and delivers.
  */
 public final class ArchiveLoader implements AutoCloseable {
-    /** Reads the loader keeps in flight at most (its file handle allows twice as many). */
-    static final int MAX_PIECES_IN_FLIGHT = 32;
     /** Positions in the window at most, per file of {@link LookAhead#files()} (those reusing memory count here). */
     static final int SLOTS_PER_FILE = 4;
-
-    /** One position of the list. Fields are guarded by the loader's lock, except while a thread decodes it. */
-    private static final class Slot {
-        final String path;
-        /** The entry name the path stands for (what repeats are matched by). */
-        final String key;
-        final int position;
-        ArchiveEntry entry;
-        ReadRun run;
-        long cost;
-        long outputOffset = -1;
-        boolean claimed;
-        boolean decoded;
-        LoadedFile file;
-        IOException failure;
-        /** The earlier position whose memory this one reuses (it reads nothing itself), or null. */
-        Slot source;
-        /** Later positions may reuse this one's memory: once loaded, the loader holds a reference to its run. */
-        boolean holder;
-        /** That reference is held (the load succeeded and it was not yet given back). */
-        boolean holding;
-        /** The held run's memory is counted in the loader's kept bytes (from this slot's delivery on). */
-        boolean counted;
-        /** The last admitted position that reuses this one's memory (its own position at first). */
-        int lastUse;
-        /** The checked contents, read-only, for the positions that reuse them. */
-        MemorySegment contents;
-
-        /** Loaded by {@link Archive#load} after its run's read failed: its memory is not the run's. */
-        boolean standalone;
-
-        Slot(String path, String key, int position) {
-            this.path = path;
-            this.key = key;
-            this.position = position;
-            this.lastUse = position;
-        }
-    }
 
     private final Archive archive;
     private final String archiveName;
@@ -114,9 +74,9 @@ public final class ArchiveLoader implements AutoCloseable {
     private final Condition admittedMore = lock.newCondition();
     private boolean callerWaiting;
     private int idleWorkers;
-    private final ArrayDeque<Slot> window = new ArrayDeque<>();
-    private final ArrayDeque<ReadRun.Piece> unstarted = new ArrayDeque<>();
-    private final ArrayDeque<ReadRun.Piece> started = new ArrayDeque<>();
+    private final ArrayDeque<LoaderSlot> window = new ArrayDeque<>();
+    private final ReuseBook book;
+    private final ReadQueue reads;
     private final List<Thread> workers = new ArrayList<>();
     private int admitted;
     private int delivered;
@@ -124,18 +84,6 @@ public final class ArchiveLoader implements AutoCloseable {
     /** Positions in the window that read (or decode) their own file: what {@link LookAhead#files()} bounds. */
     private int aheadFiles;
     private boolean closed;
-    /** For each position, the next one with the same path, or -1 (all -1 without reuse). */
-    private final int[] nextUse;
-    /** By path: the position whose memory later positions of that path reuse. */
-    private final Map<String, Slot> holders = new HashMap<>();
-    /** Delivered holders no admitted position reuses yet, by the position that will: the ones memory may drop. */
-    private final TreeMap<Integer, Slot> idle = new TreeMap<>();
-    /** Memory of the runs held for reuse after their holder's delivery, each run counted once. */
-    private long keptBytes;
-    /** The part of {@link #keptBytes} that dropping every idle holder would free (runs only idle holders keep). */
-    private long freeableBytes;
-    /** Each position's key ({@link Slot#key}). */
-    private final String[] keys;
 
     ArchiveLoader(Archive archive, List<String> paths, LookAhead lookAhead) throws IOException {
         LoadOptions options = archive.options();
@@ -148,9 +96,9 @@ public final class ArchiveLoader implements AutoCloseable {
         this.paths = List.copyOf(paths);
         this.lookAhead = lookAhead;
         this.nativeInflate = options.inflation() == LoadOptions.Inflation.WHOLE;
-        this.keys = this.paths.stream().map(ArchiveLoader::key).toArray(String[]::new);
-        this.nextUse = nextUses(keys, lookAhead.reuse());
-        this.io = BlockIo.open(archive.path(), options.withQueueDepth(MAX_PIECES_IN_FLIGHT), false);
+        this.book = new ReuseBook(this.paths.toArray(String[]::new), lookAhead.reuse());
+        this.io = BlockIo.open(archive.path(), options.withQueueDepth(ReadQueue.MAX_PIECES_IN_FLIGHT), false);
+        this.reads = new ReadQueue(io, lock);
         try {
             lock.lock();
             try {
@@ -167,29 +115,6 @@ public final class ArchiveLoader implements AutoCloseable {
             close();
             throw e;
         }
-    }
-
-    /** The entry name {@code path} stands for; a path that names no entry is its own key (it fails to load). */
-    private static String key(String path) {
-        try {
-            return EntryNames.of(path);
-        } catch (IllegalArgumentException e) {
-            return "\0" + path;
-        }
-    }
-
-    /** For each position the next with the same key, or -1; all -1 when nothing is reused. */
-    private static int[] nextUses(String[] keys, boolean reuse) {
-        int[] next = new int[keys.length];
-        java.util.Arrays.fill(next, -1);
-        if (reuse) {
-            Map<String, Integer> later = new HashMap<>();
-            for (int i = keys.length - 1; i >= 0; i--) {
-                Integer j = later.put(keys[i], i);
-                next[i] = j == null ? -1 : j;
-            }
-        }
-        return next;
     }
 
     /** Whether a position is left. */
@@ -213,9 +138,8 @@ public final class ArchiveLoader implements AutoCloseable {
      * @throws IllegalStateException after {@link #close()}
      */
     public LoadedFile next() throws IOException {
-        Slot head;
+        LoaderSlot head;
         boolean mine;
-        boolean alone;
         lock.lock();
         try {
             if (closed) {
@@ -227,36 +151,25 @@ public final class ArchiveLoader implements AutoCloseable {
             }
             refill();
             head = window.peekFirst();
-            mine = !head.claimed;
-            head.claimed = true;
+            mine = head.claim();
         } finally {
             lock.unlock();
         }
         if (mine) {
             decode(head);
         }
+        boolean alone;
         lock.lock();
         try {
-            while (!head.decoded) {
-                callerWaiting = true;
-                decoded.awaitUninterruptibly();
-                callerWaiting = false;
-            }
-            window.pollFirst();
-            delivered++;
-            windowBytes -= head.cost;
-            aheadFiles -= head.source == null ? 1 : 0;
-            alone = head.source != null && !reuse(head);
-            afterDelivery(head);
-            refill();
-            if (!alone) {
-                if (head.failure != null) {
-                    throw head.failure;
-                }
-                return head.file;
-            }
+            alone = deliver(head);
         } finally {
             lock.unlock();
+        }
+        if (!alone) {
+            if (head.failure != null) {
+                throw head.failure;
+            }
+            return head.file;
         }
         try {
             return loadAlone(head.source);
@@ -266,19 +179,40 @@ public final class ArchiveLoader implements AutoCloseable {
     }
 
     /**
+     * Waits until {@code head} is decoded and takes it out of the window; a reusing position gets its view of
+     * the source's memory. True when it must load its file by itself instead (the source holds none). Holds the
+     * lock.
+     */
+    private boolean deliver(LoaderSlot head) {
+        while (!head.isDone()) {
+            callerWaiting = true;
+            decoded.awaitUninterruptibly();
+            callerWaiting = false;
+        }
+        window.pollFirst();
+        delivered++;
+        windowBytes -= head.cost;
+        aheadFiles -= head.readsItself() ? 1 : 0;
+        if (!head.readsItself()) {
+            head.file = book.share(head, io);
+        }
+        book.afterDelivery(head);
+        refill();
+        return !head.readsItself() && head.file == null;
+    }
+
+    /**
      * Loads {@code like}'s entry by itself, in a read of its own through the loader's handle (queued ahead of the
      * window's reads), for a position whose earlier load failed, was interrupted or was not kept, or whose read
      * of neighbours failed. Not kept for reuse; a failure of this read is final.
      */
-    private LoadedFile loadAlone(Slot like) throws IOException {
-        Slot alone = new Slot(like.path, like.key, like.position);
-        alone.entry = like.entry;
-        alone.standalone = true;
+    private LoadedFile loadAlone(LoaderSlot like) throws IOException {
+        LoaderSlot alone = LoaderSlot.standaloneLike(like);
         lock.lock();
         try {
             long start = alone.entry.localHeaderOffset();
-            queueRun(List.of(alone), start, start + span(alone.entry), true);
-            startPieces();
+            reads.addFirst(runOf(List.of(alone), start, start + span(alone.entry)));
+            reads.start();
         } finally {
             lock.unlock();
         }
@@ -289,165 +223,74 @@ public final class ArchiveLoader implements AutoCloseable {
      * Admits positions into the window once it has drained far enough for a batch (half its files with a
      * quarter of its bytes free, or the other way round), so that neighbours are admitted, and read, together;
      * forms their runs and starts reads. Positions that reuse an earlier one's memory count no file and no byte.
-     * The window may take memory from kept files (those needed again last first) up to half the look-ahead's
-     * bytes; beyond that, only what they leave free. Holds the lock.
+     * Holds the lock.
      */
     private void refill() {
-        long share = lookAhead.bytes() / 2;
-        int fileRoom = lookAhead.files() - aheadFiles;
-        long byteRoom = share - windowBytes;
-        int slots = SLOTS_PER_FILE * lookAhead.files();
-        boolean low = window.isEmpty() || window.size() <= slots / 2
-                && (fileRoom >= lookAhead.files() / 2 && byteRoom >= share / 4
-                || byteRoom >= share / 2 && fileRoom >= lookAhead.files() / 4);
-        if (admitted < paths.size() && fileRoom > 0 && low) {
-            List<Slot> batch = new ArrayList<>();
+        if (admitted < paths.size() && lookAhead.files() - aheadFiles > 0 && windowIsLow()) {
+            List<LoaderSlot> batch = new ArrayList<>();
+            int slots = SLOTS_PER_FILE * lookAhead.files();
             while (admitted < paths.size() && aheadFiles < lookAhead.files() && window.size() < slots) {
-                Slot s = new Slot(paths.get(admitted), keys[admitted], admitted);
-                Slot from = reusable(s.key);
+                LoaderSlot s = new LoaderSlot(paths.get(admitted), book.key(admitted), admitted);
+                LoaderSlot from = book.reusable(s.key);
                 if (from != null) { // nothing to read: it shares the memory of an earlier position
-                    s.source = from;
-                    s.entry = from.entry;
-                    s.claimed = true;
-                    s.decoded = true;
-                    Slot wasIdle = idle.remove(admitted);
-                    if (wasIdle != null) {
-                        count(wasIdle.run, 0, -1);
-                    }
-                    from.lastUse = admitted;
+                    book.admitReuse(s, from);
                 } else {
                     resolve(s);
-                    // Drop kept files (the one needed again last first, Belady) only where that makes room: always
-                    // for a window gone empty, else within the window's share.
-                    boolean drop = window.isEmpty() || windowBytes + s.cost <= share
-                            && windowBytes + keptBytes - freeableBytes + s.cost <= lookAhead.bytes();
-                    var farthestFirst = idle.descendingMap().values().iterator();
-                    while (drop && windowBytes + keptBytes + s.cost > lookAhead.bytes() && farthestFirst.hasNext()) {
-                        Slot dropped = farthestFirst.next();
-                        if (dropped.run.idleHolds < dropped.run.loaderHolds) {
-                            continue; // a holder of its run that is not idle keeps the run: dropping frees nothing
-                        }
-                        farthestFirst.remove();
-                        count(dropped.run, 0, -1);
-                        release(dropped);
-                    }
-                    if (!window.isEmpty() && windowBytes + keptBytes + s.cost > lookAhead.bytes()) {
+                    if (!makeRoom(s)) {
                         break;
                     }
                     if (s.failure == null) {
                         batch.add(s);
-                        if (nextUse[admitted] >= 0) {
-                            s.holder = true;
-                            holders.put(s.key, s);
-                        }
+                        book.admitReader(s);
                     }
                 }
                 admitted++;
                 window.addLast(s);
                 windowBytes += s.cost;
-                aheadFiles += s.source == null ? 1 : 0;
+                aheadFiles += s.readsItself() ? 1 : 0;
             }
             formRuns(batch);
             if (idleWorkers > 0) {
                 admittedMore.signalAll();
             }
         }
-        startPieces();
+        reads.start();
+    }
+
+    /** Whether the window has drained far enough to admit a batch (see {@link #refill()}). */
+    private boolean windowIsLow() {
+        long share = lookAhead.bytes() / 2;
+        int fileRoom = lookAhead.files() - aheadFiles;
+        long byteRoom = share - windowBytes;
+        int slots = SLOTS_PER_FILE * lookAhead.files();
+        return window.isEmpty() || window.size() <= slots / 2
+                && (fileRoom >= lookAhead.files() / 2 && byteRoom >= share / 4
+                || byteRoom >= share / 2 && fileRoom >= lookAhead.files() / 4);
     }
 
     /**
-     * The position whose memory a new position with {@code key} can reuse, or null (one whose load failed, or was
-     * not kept, is forgotten).
+     * Makes room for {@code s} in the look-ahead's bytes, dropping kept files only where that makes room: always
+     * for a window gone empty, else within the window's share (half the bytes; beyond it, only what kept files
+     * leave free). False when {@code s} does not fit yet.
      */
-    private Slot reusable(String key) {
-        Slot h = holders.get(key);
-        if (h != null && h.decoded && !h.holding) {
-            holders.remove(key);
-            return null;
+    private boolean makeRoom(LoaderSlot s) {
+        long room = lookAhead.bytes() - windowBytes - s.cost;
+        if (window.isEmpty() || windowBytes + s.cost <= lookAhead.bytes() / 2 && book.pinnedBytes() <= room) {
+            book.dropFarthest(room);
         }
-        return h;
-    }
-
-    /**
-     * Gives {@code head} (a reusing position) a view of its source's memory; false when the source holds none
-     * (its load failed, was interrupted, or came from a fallback), and the caller loads the file by itself.
-     */
-    private boolean reuse(Slot head) {
-        Slot from = head.source;
-        if (!from.holding) {
-            return false;
-        }
-        from.run.retain();
-        head.file = new LoadedFile(from.entry.name(), from.contents, from.run::release);
-        io.countLoad(from.contents.byteSize());
-        return true;
-    }
-
-    /**
-     * Changes a run's counts of holders kept (delivered) and idle, keeping {@link #keptBytes} (runs with a kept
-     * holder) and {@link #freeableBytes} (runs whose kept holders are all idle) in step.
-     */
-    private void count(ReadRun run, int kept, int idleHolders) {
-        long size = run.memory.byteSize();
-        boolean wasKept = run.loaderHolds > 0;
-        boolean wasFreeable = wasKept && run.idleHolds == run.loaderHolds;
-        run.loaderHolds += kept;
-        run.idleHolds += idleHolders;
-        boolean isKept = run.loaderHolds > 0;
-        boolean isFreeable = isKept && run.idleHolds == run.loaderHolds;
-        keptBytes += isKept == wasKept ? 0 : isKept ? size : -size;
-        freeableBytes += isFreeable == wasFreeable ? 0 : isFreeable ? size : -size;
-    }
-
-    /**
-     * After delivering {@code head}: the memory it or its source holds for later positions starts counting
-     * against the look-ahead's bytes, and is dropped, or becomes droppable, once no admitted position needs it.
-     */
-    private void afterDelivery(Slot head) {
-        Slot h = head.source != null ? head.source : head.holder ? head : null;
-        if (h == null) {
-            return;
-        }
-        if (h.holding && !h.counted) {
-            h.counted = true;
-            count(h.run, 1, 0);
-        }
-        if (h.lastUse == head.position) {
-            int next = nextUse[head.position];
-            if (h.holding && next >= 0) {
-                idle.put(next, h);
-                count(h.run, 0, 1);
-            } else {
-                release(h);
-            }
-        }
-    }
-
-    /** Gives back the reference {@code h} holds for reuse; its later positions will read the file again. */
-    private void release(Slot h) {
-        holders.remove(h.key, h);
-        if (h.holding) {
-            h.holding = false;
-            if (h.counted) {
-                count(h.run, -1, 0);
-            }
-            h.run.release();
-        }
+        return window.isEmpty() || book.keptBytes() <= room;
     }
 
     /** Finds the slot's entry and its cost, or records why it cannot be loaded. */
-    private void resolve(Slot s) {
+    private void resolve(LoaderSlot s) {
         try {
             ArchiveEntry e = archive.requireFile(s.path);
             archive.checkReadable(e);
             checkFits(e);
             s.entry = e;
-            long span = span(e);
-            s.cost = span + (e.method() != ZipFormat.STORED ? e.uncompressedSize() : 0);
+            s.cost = span(e) + (e.method() != ZipFormat.STORED ? e.uncompressedSize() : 0);
         } catch (IOException e) {
-            s.failure = e;
-            s.decoded = true;
-            s.claimed = true;
+            s.finish(null, e);
         }
     }
 
@@ -473,7 +316,7 @@ public final class ArchiveLoader implements AutoCloseable {
     }
 
     /** Groups the batch's slots into runs of neighbours (adjacent in the file, in list order) and queues them. */
-    private void formRuns(List<Slot> batch) {
+    private void formRuns(List<LoaderSlot> batch) {
         int i = 0;
         while (i < batch.size()) {
             int j = i + 1;
@@ -488,17 +331,21 @@ public final class ArchiveLoader implements AutoCloseable {
                 end = nextEnd;
                 j++;
             }
-            queueRun(batch.subList(i, j), start, end, false);
+            reads.add(runOf(batch.subList(i, j), start, end));
             i = j;
         }
     }
 
-    private void queueRun(List<Slot> slots, long start, long end, boolean first) {
+    /**
+     * The run that reads file bytes {@code [start, end)} (aligned out as the handle's reads must be) for
+     * {@code slots}, with room after them for their compressed entries' contents; each slot gets the run.
+     */
+    private ReadRun runOf(List<LoaderSlot> slots, long start, long end) {
         int align = io.offsetAlignment();
         long from = start - start % align;
         long to = Math.min(io.fileSize(), (end + align - 1) / align * align);
         long extra = 0;
-        for (Slot s : slots) {
+        for (LoaderSlot s : slots) {
             if (s.entry.method() != ZipFormat.STORED) {
                 s.outputOffset = to - from + extra;
                 extra += (s.entry.uncompressedSize() + 63) & ~63L;
@@ -506,56 +353,14 @@ public final class ArchiveLoader implements AutoCloseable {
         }
         ReadRun run = new ReadRun(from, Math.max(to, from), extra, lookAhead.readBytes(), slots.size(), io,
                 archiveName);
-        for (Slot s : slots) {
+        for (LoaderSlot s : slots) {
             s.run = run;
         }
-        if (first) {
-            for (int i = run.pieces().size() - 1; i >= 0; i--) {
-                unstarted.addFirst(run.pieces().get(i));
-            }
-        } else {
-            unstarted.addAll(run.pieces());
-        }
-    }
-
-    /** Retires finished reads and starts queued ones, in order, up to the bound. Holds the lock. */
-    private void startPieces() {
-        while (!started.isEmpty() && ReadRun.isFinished(started.peekFirst())) {
-            started.pollFirst();
-        }
-        while (!unstarted.isEmpty() && started.size() < MAX_PIECES_IN_FLIGHT) {
-            ReadRun.Piece p = unstarted.pollFirst();
-            ReadRun.start(p, io);
-            started.addLast(p);
-        }
-    }
-
-    /** Waits until every piece of {@code run} has been started, helping older reads along. */
-    private void ensureStarted(ReadRun run) throws IOException {
-        while (true) {
-            ReadRun.Piece oldest;
-            lock.lock();
-            try {
-                startPieces();
-                if (run.pieces().stream().allMatch(ReadRun::isStarted)) {
-                    return;
-                }
-                oldest = started.peekFirst();
-            } finally {
-                lock.unlock();
-            }
-            try {
-                oldest.request.done(org.hpio.async.AsyncFile.TIME_INF);
-            } catch (InterruptedIOException e) {
-                throw e;
-            } catch (IOException e) {
-                // the run that owns it reports it
-            }
-        }
+        return run;
     }
 
     /** Reads (if needed) and decodes {@code s}, which the calling thread has claimed; never throws. */
-    private void decode(Slot s) {
+    private void decode(LoaderSlot s) {
         LoadedFile file = null;
         IOException failure = null;
         try {
@@ -567,14 +372,8 @@ public final class ArchiveLoader implements AutoCloseable {
         }
         lock.lock();
         try {
-            s.file = file;
-            s.failure = failure;
-            s.decoded = true;
-            if (file != null && s.holder && !s.standalone) { // the loader's own reference, for later positions
-                s.run.retain();
-                s.holding = true;
-                s.contents = file.segment();
-            }
+            s.finish(file, failure);
+            book.hold(s, file); // the loader's own reference, for later positions
             if (callerWaiting) { // only the caller waits for a decode (one wake-up per file costs more than it)
                 decoded.signal();
             }
@@ -583,39 +382,19 @@ public final class ArchiveLoader implements AutoCloseable {
         }
     }
 
-    private LoadedFile load(Slot s) throws IOException {
-        ArchiveEntry e = s.entry;
+    private LoadedFile load(LoaderSlot s) throws IOException {
         ReadRun run = s.run;
         boolean ok = false;
         try {
-            ensureStarted(run);
+            reads.ensureStarted(run);
             try {
                 run.await();
             } catch (InterruptedIOException x) {
                 throw x;
             } catch (IOException x) {
-                if (s.standalone) {
-                    throw new IOException(archiveName + ": entry " + e.name() + ": " + x.getMessage(), x);
-                }
-                // The read of neighbours failed, perhaps only where another entry lies: load this one by itself,
-                // so that only an entry whose own bytes cannot be read fails.
-                s.standalone = true;
-                try {
-                    return loadAlone(s);
-                } catch (IOException again) {
-                    again.addSuppressed(x);
-                    throw again;
-                }
+                return afterFailedRead(s, x);
             }
-            long header = e.localHeaderOffset(); // only the header's bytes as a buffer: a run may exceed 2 GiB
-            long headerBytes = Math.min(run.to - header, ZipFormat.LOCAL_HEADER_SIZE + 2 * 0xFFFFL);
-            long data = archive.dataOffset(e, run.fileBytes(header, headerBytes).asByteBuffer(), header);
-            MemorySegment raw = run.fileBytes(data, e.compressedSize());
-            MemorySegment contents = e.method() == ZipFormat.STORED ? raw
-                    : run.memory.asSlice(s.outputOffset, e.uncompressedSize());
-            WholeEntryDecoder.decode(archiveName, e, raw, contents, nativeInflate, archive.warningSink());
-            io.countLoad(e.uncompressedSize());
-            LoadedFile f = new LoadedFile(e.name(), contents, run::release);
+            LoadedFile f = decodeFrom(run, s);
             ok = true;
             return f;
         } finally {
@@ -625,10 +404,42 @@ public final class ArchiveLoader implements AutoCloseable {
         }
     }
 
+    /**
+     * After {@code s}'s run failed to read: a standalone load fails, naming the entry; a read of neighbours may
+     * have failed only where another entry lies, so the entry is loaded by itself, and only an entry whose own
+     * bytes cannot be read fails.
+     */
+    private LoadedFile afterFailedRead(LoaderSlot s, IOException x) throws IOException {
+        if (s.standalone) {
+            throw new IOException(archiveName + ": entry " + s.entry.name() + ": " + x.getMessage(), x);
+        }
+        s.standalone = true;
+        try {
+            return loadAlone(s);
+        } catch (IOException again) {
+            again.addSuppressed(x);
+            throw again;
+        }
+    }
+
+    /** Checks {@code s}'s local header in {@code run}'s bytes, then decodes and checks its data there. */
+    private LoadedFile decodeFrom(ReadRun run, LoaderSlot s) throws IOException {
+        ArchiveEntry e = s.entry;
+        long header = e.localHeaderOffset(); // only the header's bytes as a buffer: a run may exceed 2 GiB
+        long headerBytes = Math.min(run.to - header, ZipFormat.LOCAL_HEADER_SIZE + 2 * 0xFFFFL);
+        long data = archive.dataOffset(e, run.fileBytes(header, headerBytes).asByteBuffer(), header);
+        MemorySegment raw = run.fileBytes(data, e.compressedSize());
+        MemorySegment contents = e.method() == ZipFormat.STORED ? raw
+                : run.memory.asSlice(s.outputOffset, e.uncompressedSize());
+        WholeEntryDecoder.decode(archiveName, e, raw, contents, nativeInflate, archive.warningSink());
+        io.countLoad(e.uncompressedSize());
+        return new LoadedFile(e.name(), contents, run::release);
+    }
+
     /** A worker: decodes the first unclaimed Deflate position after the caller's next one, until closed. */
     private void work() {
         while (true) {
-            Slot s;
+            LoaderSlot s;
             lock.lock();
             try {
                 while ((s = claimable()) == null && !closed) {
@@ -639,7 +450,7 @@ public final class ArchiveLoader implements AutoCloseable {
                 if (closed) {
                     return;
                 }
-                s.claimed = true;
+                s.claim();
             } finally {
                 lock.unlock();
             }
@@ -651,10 +462,10 @@ public final class ArchiveLoader implements AutoCloseable {
      * The first unclaimed Deflate position after the head. Stored entries are left to the caller's thread: their
      * check costs less than handing them over between threads would.
      */
-    private Slot claimable() {
+    private LoaderSlot claimable() {
         boolean head = true;
-        for (Slot s : window) {
-            if (!head && !s.claimed && s.entry != null && s.entry.method() != ZipFormat.STORED) {
+        for (LoaderSlot s : window) {
+            if (!head && s.worthHandingOver()) {
                 return s;
             }
             head = false;
@@ -683,8 +494,24 @@ public final class ArchiveLoader implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        joinWorkers();
+        reads.settleAndClear();
+        for (LoaderSlot s : window) {
+            if (s.file != null) {
+                s.file.close();
+            } else if (s.run != null && !s.isDone()) {
+                s.run.release();
+            }
+        }
+        book.releaseAll();
+        window.clear();
+        io.close();
+    }
+
+    /** Waits for the workers to end, whatever interrupts (the interrupt status is kept). */
+    private void joinWorkers() {
+        boolean interrupted = false;
         for (Thread t : workers) {
-            boolean interrupted = false;
             while (t.isAlive()) {
                 try {
                     t.join();
@@ -692,27 +519,9 @@ public final class ArchiveLoader implements AutoCloseable {
                     interrupted = true;
                 }
             }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
-        for (ReadRun.Piece p : started) {
-            ReadRun.drain(p);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
-        for (Slot s : window) {
-            if (s.file != null) {
-                s.file.close();
-            } else if (s.run != null && !s.decoded) {
-                s.run.release();
-            }
-        }
-        for (Slot h : List.copyOf(holders.values())) {
-            release(h);
-        }
-        idle.clear();
-        window.clear();
-        unstarted.clear();
-        started.clear();
-        io.close();
     }
 }

@@ -96,7 +96,7 @@ final class BlockStream implements AutoCloseable {
         try {
             p.request().done(AsyncFile.TIME_INF);
         } catch (IOException e) {
-            giveBackAfterFailure(p);
+            giveBack(p);
             throw new IOException(what + ": reading block " + p.block().index + " (offset "
                     + p.block().index * io.blockSize() + ") of " + io.path() + " failed: " + e.getMessage(), e);
         }
@@ -119,27 +119,19 @@ final class BlockStream implements AutoCloseable {
     public void close() {
         releaseCurrent();
         for (Pending p; (p = pending.pollFirst()) != null; ) {
-            if (p.request() != null) {
-                try {
-                    p.request().done(AsyncFile.TIME_INF);
-                    io.cache().release(p.block());
-                } catch (IOException e) {
-                    giveBackAfterFailure(p);
-                }
-            } else {
-                io.cache().release(p.block());
-            }
+            giveBack(p);
         }
     }
 
     /**
-     * After a wait that threw: a failed or cancelled read's block is free again; a read still in flight (the
-     * wait was interrupted) keeps its block, which stays reachable through the request until the kernel is done.
+     * Gives {@code p}'s block back once its read, if any, is no longer in flight (waiting however the thread is
+     * interrupted: the memory is the kernel's until then); a failed or cancelled read's error is cleared.
      */
-    private void giveBackAfterFailure(Pending p) {
-        if (p.request().state() != AsyncFileRequest.State.IN_FLIGHT) {
+    private void giveBack(Pending p) {
+        if (p.request() != null) {
+            p.request().awaitUninterruptibly();
             p.request().clearException();
-            io.cache().release(p.block());
         }
+        io.cache().release(p.block());
     }
 }

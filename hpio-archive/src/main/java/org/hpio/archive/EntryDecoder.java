@@ -2,7 +2,6 @@ package org.hpio.archive;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 
 /**
@@ -10,28 +9,22 @@ import java.util.zip.DataFormatException;
  * stored entry, copied) as soon as it arrives, while the following blocks are still being read (002 §3.2). The
  * {@link StreamDecompressor} (Deflate or Zstandard) reads the block's off-heap memory in place.
  *
- * <p>At the end it checks the size and CRC-32 against the central directory ({@link WholeEntryDecoder}'s
- * checks; bytes after the end of the compressed stream are said in the archive's warnings), throwing
- * {@link ArchiveFormatException} naming the entry when they differ; the data is not valid until {@link #read} has
- * returned -1. Owns the stream and its decompressor: close it.
+ * <p>Its {@link EntryCheck} counts the bytes as they come and checks the size and CRC-32 against the central
+ * directory at the end (bytes after the end of the compressed stream are said in the archive's warnings),
+ * throwing {@link ArchiveFormatException} naming the entry when they differ; the data is not valid until
+ * {@link #read} has returned -1. Owns the stream and its decompressor: close it.
  */
 final class EntryDecoder implements AutoCloseable {
-    private final String archive;
-    private final ArchiveEntry entry;
     private final BlockStream blocks;
     private final StreamDecompressor inflater;
-    private final CRC32 crc = new CRC32();
-    private final ArchiveWarnings warnings;
+    private final EntryCheck check;
     private ByteBuffer input;
-    private long produced;
     private boolean ended;
 
     EntryDecoder(String archive, ArchiveEntry entry, BlockStream blocks, ArchiveWarnings warnings) {
-        this.archive = archive;
-        this.warnings = warnings;
-        this.entry = entry;
         this.blocks = blocks;
         this.inflater = StreamDecompressor.of(entry);
+        this.check = new EntryCheck(archive, entry, warnings);
     }
 
     /**
@@ -46,16 +39,12 @@ final class EntryDecoder implements AutoCloseable {
         boolean atEnd = inflater == null ? copy(out) : inflate(out);
         int n = out.position() - before;
         if (n > 0) {
-            crc.update(out.duplicate().position(before).limit(out.position()));
-            produced += n;
-            if (produced > entry.uncompressedSize()) {
-                throw problem("holds more than its size of " + entry.uncompressedSize() + " bytes");
-            }
+            check.count(out.duplicate().position(before).limit(out.position()));
             return n;
         }
         if (atEnd) {
             ended = true;
-            checkEnd();
+            check.ended(inflater == null ? 0 : inflater.remaining() + blocks.remaining());
             return -1;
         }
         return 0;
@@ -88,32 +77,20 @@ final class EntryDecoder implements AutoCloseable {
                     return true;
                 }
                 if (inflater.needsDictionary()) {
-                    throw problem("has a Deflate stream that needs a preset dictionary");
+                    throw check.needsDictionary();
                 }
                 if (inflater.needsInput()) {
                     input = blocks.next();
                     if (input == null) {
-                        throw problem("has a " + inflater.method() + " stream that ends before its "
-                                + entry.compressedSize() + " compressed bytes do");
+                        throw check.endsEarly(inflater.method());
                     }
                     inflater.setInput(input);
                 }
             }
             return inflater.finished();
         } catch (DataFormatException e) {
-            throw WholeEntryDecoder.problem(archive, entry, "has bad " + inflater.method() + " data: "
-                    + e.getMessage(), e);
+            throw check.badData(inflater.method(), e);
         }
-    }
-
-    private void checkEnd() throws ArchiveFormatException {
-        long left = inflater == null ? 0 : inflater.remaining() + blocks.remaining();
-        WholeEntryDecoder.checkEnd(archive, entry, left, produced, warnings);
-        WholeEntryDecoder.checkCrc(archive, entry, crc.getValue());
-    }
-
-    private ArchiveFormatException problem(String what) {
-        return WholeEntryDecoder.problem(archive, entry, what);
     }
 
     @Override

@@ -4,14 +4,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.util.zip.CRC32;
+import java.util.Objects;
 import java.util.zip.DataFormatException;
 
 /**
  * The uncompressed bytes of one entry, read with positional reads from the archive's channel (which this
  * stream does not own) and decompressed when the entry is compressed (Deflate, Zstandard, bzip2). At the end of
- * the data it checks that the size and the CRC-32 match the central directory ({@link WholeEntryDecoder}'s
- * checks; bytes after the end of the compressed stream are said in the archive's warnings), and throws
+ * the data its {@link EntryCheck} checks that the size and the CRC-32 match the central directory (bytes after
+ * the end of the compressed stream are said in the archive's warnings), and throws
  * {@link ArchiveFormatException} naming the entry when they do not. Owns its {@link StreamDecompressor}; close it.
  */
 final class EntryInputStream extends InputStream {
@@ -22,17 +22,15 @@ final class EntryInputStream extends InputStream {
     private final ArchiveEntry entry;
     private final StreamDecompressor inflater;
     private final byte[] input;
-    private final CRC32 crc = new CRC32();
-    private final ArchiveWarnings warnings;
+    private final EntryCheck check;
     private long position;
     private long compressedLeft;
-    private long produced;
     private boolean ended;
 
     EntryInputStream(FileChannel channel, String archive, ArchiveEntry entry, long dataOffset,
                      ArchiveWarnings warnings) {
         this.channel = channel;
-        this.warnings = warnings;
+        this.check = new EntryCheck(archive, entry, warnings);
         this.archive = archive;
         this.entry = entry;
         this.position = dataOffset;
@@ -49,7 +47,7 @@ final class EntryInputStream extends InputStream {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        Objects.checkFromIndexSize(off, len, b.length);
         if (ended) {
             return -1;
         }
@@ -59,14 +57,10 @@ final class EntryInputStream extends InputStream {
         int n = inflater == null ? readStored(b, off, len) : readInflated(b, off, len);
         if (n < 0) {
             ended = true;
-            checkEnd();
+            check.ended(inflater == null ? 0 : compressedLeft + inflater.remaining());
             return -1;
         }
-        crc.update(b, off, n);
-        produced += n;
-        if (produced > entry.uncompressedSize()) {
-            throw problem("holds more than its size of " + entry.uncompressedSize() + " bytes");
-        }
+        check.count(b, off, n);
         return n;
     }
 
@@ -93,17 +87,15 @@ final class EntryInputStream extends InputStream {
                     return -1;
                 }
                 if (inflater.needsDictionary()) {
-                    throw problem("has a Deflate stream that needs a preset dictionary");
+                    throw check.needsDictionary();
                 }
                 if (compressedLeft == 0) {
-                    throw problem("has a " + inflater.method() + " stream that ends before its "
-                            + entry.compressedSize() + " compressed bytes do");
+                    throw check.endsEarly(inflater.method());
                 }
                 fillInput();
             }
         } catch (DataFormatException e) {
-            throw WholeEntryDecoder.problem(archive, entry, "has bad " + inflater.method() + " data: "
-                    + e.getMessage(), e);
+            throw check.badData(inflater.method(), e);
         }
     }
 
@@ -114,16 +106,6 @@ final class EntryInputStream extends InputStream {
         position += n;
         compressedLeft -= n;
         inflater.setInput(ByteBuffer.wrap(input, 0, n));
-    }
-
-    private void checkEnd() throws ArchiveFormatException {
-        long left = inflater == null ? 0 : compressedLeft + inflater.remaining();
-        WholeEntryDecoder.checkEnd(archive, entry, left, produced, warnings);
-        WholeEntryDecoder.checkCrc(archive, entry, crc.getValue());
-    }
-
-    private ArchiveFormatException problem(String what) {
-        return WholeEntryDecoder.problem(archive, entry, what);
     }
 
     @Override

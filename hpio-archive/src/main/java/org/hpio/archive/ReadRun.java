@@ -4,9 +4,11 @@ import org.hpio.async.AsyncFile;
 import org.hpio.async.AsyncFileRequest;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One read of an {@link ArchiveLoader}: the bytes of one or more neighbouring entries (their local headers and
@@ -17,7 +19,7 @@ import java.util.List;
  * back to it when the run's last entry is released ({@link #release()}; a shared arena per run cost a JVM-wide
  * handshake, about 50 us here, at its close): by the caller closing the {@link LoadedFile} it got, or by the loader for an entry it
  * never delivered. Until then the memory stays whole, so one loaded file keeps its run's memory (at most the
- * read size plus the run's Deflate outputs). Pieces are started by the loader ({@link #start}); the memory is
+ * read size plus the run's Deflate outputs). Pieces are started by the loader ({@link Piece#start}); the memory is
  * read only after {@link #await()}, and the memory never goes back while a piece is in flight (every entry's release
  * comes after the run was awaited, or, at the loader's close, after its pieces were).
  */
@@ -27,18 +29,69 @@ final class ReadRun {
         final ReadRun run;
         final long offset;
         final long length;
-        AsyncFileRequest request;
-        IOException startFailure;
+        private AsyncFileRequest request;
+        private IOException startFailure;
 
         Piece(ReadRun run, long offset, long length) {
             this.run = run;
             this.offset = offset;
             this.length = length;
         }
+
+        /**
+         * Starts the read; its memory is the kernel's until the request is done. A read that cannot be started
+         * is recorded, and {@link ReadRun#await()} reports it.
+         */
+        void start(BlockIo io) {
+            try {
+                request = io.read(run.from + offset, run.memory.asSlice(offset, length));
+            } catch (IOException | RuntimeException e) {
+                startFailure = e instanceof IOException failed ? failed : new IOException(e.toString(), e);
+            }
+        }
+
+        /** Whether the read was started (or failed to start). */
+        boolean isStarted() {
+            return request != null || startFailure != null;
+        }
+
+        /** Whether the read is no longer in flight. */
+        boolean isFinished() {
+            return request == null || request.state() != AsyncFileRequest.State.IN_FLIGHT;
+        }
+
+        /** Waits until the started read is done, ignoring its failure (the run reports that in its await). */
+        void awaitIgnoringFailure() throws InterruptedIOException {
+            try {
+                request.done(AsyncFile.TIME_INF);
+            } catch (InterruptedIOException e) {
+                throw e;
+            } catch (IOException e) {
+                // the run that owns it reports it
+            }
+        }
+
+        /**
+         * Waits until the read is no longer in flight, whatever interrupts (the memory is the kernel's until
+         * then), ignoring its errors: before the run's memory goes back.
+         */
+        void awaitSettled() {
+            if (request != null) {
+                request.awaitUninterruptibly();
+            }
+        }
+
+        /** Waits until the read is done; throws its failure (or the failure to start it). */
+        private void awaitDone() throws IOException {
+            if (startFailure != null) {
+                throw startFailure;
+            }
+            request.done(AsyncFile.TIME_INF);
+        }
     }
 
     /** Runs whose memory is not freed yet, process-wide (what leak checks compare before and after). */
-    static final java.util.concurrent.atomic.AtomicInteger LIVE = new java.util.concurrent.atomic.AtomicInteger();
+    static final AtomicInteger LIVE = new AtomicInteger();
 
     final long from;
     final long to;
@@ -48,9 +101,9 @@ final class ReadRun {
     private final List<Piece> pieces = new ArrayList<>();
     private final String archive;
     private int refs;
-    /** Delivered holders the loader keeps this run for, for reuse (guarded by the loader's lock). */
+    /** Delivered holders the loader keeps this run for, for reuse ({@link ReuseBook}'s count, under its lock). */
     int loaderHolds;
-    /** Those of them that no admitted position reuses yet: droppable (guarded by the loader's lock). */
+    /** Those of them that no admitted position reuses yet: droppable ({@link ReuseBook}'s count, under its lock). */
     int idleHolds;
     private boolean awaited;
     private IOException failure;
@@ -76,27 +129,9 @@ final class ReadRun {
         return pieces;
     }
 
-    /**
-     * Starts {@code piece}'s read; its memory is the kernel's until the request is done. A read that cannot be
-     * started is recorded, and {@link #await()} reports it.
-     */
-    static void start(Piece piece, BlockIo io) {
-        try {
-            piece.request = io.read(piece.run.from + piece.offset,
-                    piece.run.memory.asSlice(piece.offset, piece.length));
-        } catch (IOException | RuntimeException e) {
-            piece.startFailure = e instanceof IOException io1 ? io1 : new IOException(e.toString(), e);
-        }
-    }
-
-    /** Whether the piece was started (or failed to start). */
-    static boolean isStarted(Piece piece) {
-        return piece.request != null || piece.startFailure != null;
-    }
-
-    /** Whether the piece is no longer in flight. */
-    static boolean isFinished(Piece piece) {
-        return piece.request == null || piece.request.state() != AsyncFileRequest.State.IN_FLIGHT;
+    /** Whether every piece was started (or failed to start). */
+    boolean allStarted() {
+        return pieces.stream().allMatch(Piece::isStarted);
     }
 
     /**
@@ -115,14 +150,10 @@ final class ReadRun {
         IOException first = null;
         for (Piece p : pieces) {
             try {
-                if (p.startFailure != null) {
-                    throw p.startFailure;
-                }
-                p.request.done(AsyncFile.TIME_INF);
+                p.awaitDone();
+            } catch (InterruptedIOException e) {
+                throw e;
             } catch (IOException e) {
-                if (e instanceof java.io.InterruptedIOException) {
-                    throw e;
-                }
                 if (first == null) {
                     first = new IOException("reading " + p.length + " bytes at offset " + (from + p.offset) + " of "
                             + archive + " failed: " + e.getMessage(), e);
@@ -135,26 +166,6 @@ final class ReadRun {
         }
         if (first != null) {
             throw first;
-        }
-    }
-
-    /**
-     * Waits until {@code piece} is no longer in flight, ignoring its errors (for closing; an interrupt does not
-     * stop the wait, since the memory is the kernel's until then, and is kept for the caller).
-     */
-    static void drain(Piece piece) {
-        boolean interrupted = false;
-        while (piece.request != null && piece.request.state() == AsyncFileRequest.State.IN_FLIGHT) {
-            try {
-                piece.request.done(AsyncFile.TIME_INF);
-            } catch (java.io.InterruptedIOException e) {
-                interrupted = Thread.interrupted() || true;
-            } catch (IOException e) {
-                // a failed read is as finished as a good one here
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -184,7 +195,7 @@ final class ReadRun {
             // A run released after a failed or interrupted wait may still have reads in flight into its memory,
             // which goes back to the pool now: wait for them first, whatever interrupts.
             for (Piece p : pieces) {
-                drain(p);
+                p.awaitSettled();
             }
             BlockIo.give(taken);
             LIVE.decrementAndGet();

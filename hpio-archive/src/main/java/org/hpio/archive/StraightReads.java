@@ -52,14 +52,15 @@ final class StraightReads {
                 }
             }
         } finally {
-            // After a failure or an interrupt: the destination is the kernel's until each read is done, and done()
-            // would not wait for an interrupted thread, so cancel, which waits regardless.
+            // After a failure or an interrupt: the reads left are not wanted, but the destination is the kernel's
+            // until each is done: cancel them, and wait however the thread is interrupted.
             for (AsyncFileRequest r : inFlight) {
                 try {
                     r.cancel();
                 } catch (IOException e) {
-                    // finished one way or the other: all that matters here
+                    // not cancelled: it finishes by itself, and the wait below covers it
                 }
+                r.awaitUninterruptibly();
                 r.clearException();
             }
         }

@@ -17,8 +17,9 @@ import java.nio.ByteBuffer;
  * <p>The first load of an entry reads from its local header to the end of its data in one call and checks the
  * header ({@link Archive#dataOffset(ArchiveEntry, ByteBuffer, long)}, the check every path makes); the archive
  * then remembers where the data starts, and later loads read the data alone. Stored data is CRC-checked in
- * place; Deflate data is inflated into an array of the entry's size (libdeflate through a critical downcall on
- * the arrays, else {@code Inflater}) and checked by {@link WholeEntryDecoder}, as on the asynchronous path.
+ * place ({@link EntryCheck}); Deflate data is inflated into an array of the entry's size (libdeflate through a
+ * critical downcall on the arrays, else {@code Inflater}) and checked by {@link WholeEntryDecoder}, as on the
+ * asynchronous path.
  *
  * <p>Memory: {@link #load} returns a segment of a new Java array that the caller owns and the garbage
  * collector frees (no pool, nothing to give back); a Deflate entry's compressed bytes go through a per-thread
@@ -58,7 +59,7 @@ final class WholeEntryReads {
     MemorySegment load(int index, ArchiveEntry entry) throws IOException {
         if (entry.method() == ZipFormat.STORED) {
             MemorySegment data = read(index, entry, false).data(entry);
-            WholeEntryDecoder.checkCrc(archive.path().toString(), entry, data);
+            checkCrc(entry, data);
             return data;
         }
         MemorySegment contents = MemorySegment.ofArray(new byte[(int) entry.uncompressedSize()]);
@@ -71,11 +72,15 @@ final class WholeEntryReads {
         long start = index >= 0 ? directory.checkedDataStart(index) : 0;
         if (entry.method() == ZipFormat.STORED && start != 0) {
             readFully(entry, destination, start);
-            WholeEntryDecoder.checkCrc(archive.path().toString(), entry, destination);
+            checkCrc(entry, destination);
             return;
         }
         WholeEntryDecoder.decode(archive.path().toString(), entry, read(index, entry, true).data(entry),
                 destination, nativeInflate, archive.warningSink());
+    }
+
+    private void checkCrc(ArchiveEntry entry, MemorySegment contents) throws ArchiveFormatException {
+        new EntryCheck(archive.path().toString(), entry, archive.warningSink()).checkCrc(contents);
     }
 
     /** The entry's compressed bytes: its data alone once its header was checked, else header and data. */

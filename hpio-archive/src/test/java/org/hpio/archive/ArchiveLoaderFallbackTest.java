@@ -68,8 +68,8 @@ class ArchiveLoaderFallbackTest {
             assertThrows(IOException.class, loader::next);
             try (LoadedFile f = loader.next()) { assertArrayEquals(files.get("b"), f.toByteArray()); }
             assertEquals(4, loader.stats().loads());
-            assertEquals(0L, (long) get(loader, "keptBytes"));
-            assertEquals(0L, (long) get(loader, "freeableBytes"));
+            assertEquals(0L, (long) get(get(loader, "book"), "keptBytes"));
+            assertEquals(0L, (long) get(get(loader, "book"), "freeableBytes"));
         }
         assertEquals(live, ReadRun.LIVE.get());
     }
@@ -142,21 +142,22 @@ class ArchiveLoaderFallbackTest {
     private void check(ArchiveLoader loader, String what) throws Exception {
         ReentrantLockHolder.lock(loader);
         try {
-            Map<?, ?> holders = (Map<?, ?>) get(loader, "holders");
-            Map<?, ?> idle = (Map<?, ?>) get(loader, "idle");
+            Object book = get(loader, "book");
+            Map<?, ?> holders = (Map<?, ?>) get(book, "holders");
+            Map<?, ?> idle = (Map<?, ?>) get(book, "idle");
             Set<Object> idleSet = Collections.newSetFromMap(new IdentityHashMap<>());
             idleSet.addAll(idle.values());
             Map<ReadRun, int[]> runs = new IdentityHashMap<>();
             for (Object h : holders.values()) {
-                if ((boolean) get(h, "holding") && (boolean) get(h, "counted")) {
-                    int[] c = runs.computeIfAbsent((ReadRun) get(h, "run"), k -> new int[2]);
+                if (heldAndCounted(h)) {
+                    int[] c = runs.computeIfAbsent(((LoaderSlot) h).run, k -> new int[2]);
                     c[0]++;
                     if (idleSet.contains(h)) c[1]++;
                 }
             }
             for (Object h : idle.values()) {
-                assertTrue((boolean) get(h, "holding") && (boolean) get(h, "counted"), what + " idle not held");
-                assertSame(h, holders.get(get(h, "key")), what + " idle not in holders");
+                assertTrue(heldAndCounted(h), what + " idle not held");
+                assertSame(h, holders.get(((LoaderSlot) h).key), what + " idle not in holders");
             }
             long kept = 0, free = 0;
             for (Map.Entry<ReadRun, int[]> e : runs.entrySet()) {
@@ -165,11 +166,16 @@ class ArchiveLoaderFallbackTest {
                 assertEquals(e.getValue()[0], e.getKey().loaderHolds, what + " loaderHolds");
                 assertEquals(e.getValue()[1], e.getKey().idleHolds, what + " idleHolds");
             }
-            assertEquals(kept, (long) get(loader, "keptBytes"), what + " kept");
-            assertEquals(free, (long) get(loader, "freeableBytes"), what + " freeable");
+            assertEquals(kept, (long) get(book, "keptBytes"), what + " kept");
+            assertEquals(free, (long) get(book, "freeableBytes"), what + " freeable");
         } finally {
             ReentrantLockHolder.unlock(loader);
         }
+    }
+
+    /** The loader holds the slot's run for reuse, and counts it in its kept bytes. */
+    private static boolean heldAndCounted(Object slot) {
+        return ((LoaderSlot) slot).hold == LoaderSlot.Hold.COUNTED;
     }
 
 

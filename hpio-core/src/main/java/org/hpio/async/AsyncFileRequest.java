@@ -228,6 +228,24 @@ public final class AsyncFileRequest {
     }
 
     /**
+     * Waits until the request is no longer in flight, however often the thread is interrupted meanwhile (the
+     * interrupt status is kept for the caller): the one wait for "the kernel is done with this memory", before a
+     * read's or a direct write's buffer is freed, reused or handed back to a pool. Throws nothing: the request's
+     * outcome (Completed, I/O Error, Cancelled) stays for {@link #done(long)} and {@link #state()}. The request
+     * settles in the listener of its last part, before that part reads as done.
+     */
+    public void awaitUninterruptibly() {
+        while (!settled()) {
+            List<IoRequest> attached = Arrays.stream(parts).filter(Objects::nonNull).toList();
+            if (attached.size() < parts.length) {
+                Thread.onSpinWait();   // another thread is still submitting it
+                continue;
+            }
+            IoRequests.awaitAllUninterruptibly(attached);
+        }
+    }
+
+    /**
      * A view for composition (003's "future bridge"): completes with the bytes moved, or exceptionally with
      * the request's IOException (an {@link AsyncIOCanceledException} when cancelled). It is completed on the
      * common fork-join pool, never on an engine's completion thread, and without a thread blocked per request.
@@ -294,21 +312,6 @@ public final class AsyncFileRequest {
         State s = state;
         if (s == State.IO_ERROR || s == State.CANCELLED) {
             throw failure;
-        }
-    }
-
-    /**
-     * Waits until settled, even if interrupted (buffers must not be handed back while the kernel owns them):
-     * the request settles in the listener of its last part, before that part reads as done.
-     */
-    void awaitUninterruptibly() {
-        while (!settled()) {
-            List<IoRequest> attached = Arrays.stream(parts).filter(Objects::nonNull).toList();
-            if (attached.size() < parts.length) {
-                Thread.onSpinWait();   // another thread is still submitting it
-                continue;
-            }
-            IoRequests.awaitAllUninterruptibly(attached);
         }
     }
 
