@@ -1,4 +1,4 @@
-package org.hpio.archive.order;
+package org.hpio.archive.simulation;
 
 /**
  * A cache policy at a size, as a factory of fresh simulations: ordering (002 §3.3.3) and seek counting

@@ -1,4 +1,4 @@
-package org.hpio.archive.order;
+package org.hpio.archive.simulation;
 
 import org.hpio.archive.trace.Trace;
 import org.hpio.archive.trace.TraceEvent;
@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 
-import static org.hpio.archive.order.TraceOrderingTest.letters;
-import static org.hpio.archive.order.TraceOrderingTest.runs;
+import static org.hpio.archive.trace.LetterTraces.letters;
+import static org.hpio.archive.trace.LetterTraces.runs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
