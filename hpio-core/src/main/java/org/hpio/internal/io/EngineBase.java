@@ -5,7 +5,6 @@ import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -53,12 +52,15 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     final EngineConfig config;
     final StagingBudget staging;
     final LiveJobs<J> live;
-    private final Semaphore permits;
+    /** Places in flight: one per request from admission to completion. */
+    private final AdmissionGate permits;
+    private final AdmissionGate.Wait helpingThisEngine;
     volatile boolean closing;
 
     EngineBase(EngineConfig config) {
         this.config = config;
-        this.permits = new Semaphore(config.maxInFlight());
+        this.permits = new AdmissionGate(config.maxInFlight(), config.failFast());
+        this.helpingThisEngine = AdmissionGate.helping(this);
         this.live = new LiveJobs<>(config.maxInFlight());
         this.staging = new StagingBudget(config.maxStagingBytes(), config.failFast(), this);
     }
@@ -135,41 +137,23 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
                 throw e;
             }
         } catch (IOException | RuntimeException e) {
-            permits.release();
+            permits.release(1);
             throw e;
         }
     }
 
+    /** A place in flight: at once when one is free (the per-request path), else fail-fast or wait helping. */
     private void acquirePermit() throws IOException {
-        if (config.failFast()) {
-            if (!permits.tryAcquire()) {
-                throw new EngineSaturatedException(config.maxInFlight() + " requests already in flight on the "
-                        + engineName() + " engine");
-            }
-            return;
-        }
+        boolean admitted;
         try {
-            while (!permits.tryAcquire()) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException();
-                }
-                if (pollFor(() -> permits.availablePermits() > 0, IoRequests.SLICE_NANOS, () -> { })) {
-                    continue;
-                }
-                // A thread that cannot poll (a virtual thread) parks until a completion releases a permit: an
-                // untimed park, since a timed one costs a virtual thread a timer task (and a wake-up of the
-                // scheduler's timer thread) per wait. Interrupts still end it.
-                parking(true);
-                try {
-                    permits.acquire();
-                    return;
-                } finally {
-                    parking(false);
-                }
-            }
+            admitted = permits.acquire(1, helpingThisEngine);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while waiting for room in the " + engineName() + " engine");
+        }
+        if (!admitted) {
+            throw new EngineSaturatedException(config.maxInFlight() + " requests already in flight on the "
+                    + engineName() + " engine");
         }
     }
 
@@ -268,7 +252,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         if (job.lease != null) {
             job.lease.close();
         }
-        permits.release();
+        permits.release(1);
         job.request.complete(bytes, errno);
     }
 
