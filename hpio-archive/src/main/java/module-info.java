@@ -8,6 +8,8 @@ module org.hpio.archive {
     exports org.hpio.archive;
     exports org.hpio.archive.alloc;
     exports org.hpio.archive.cache;
+    exports org.hpio.archive.cache.policy;
     exports org.hpio.archive.order;
+    exports org.hpio.archive.simulation;
     exports org.hpio.archive.trace;
 }

@@ -3,9 +3,9 @@ package org.hpio.examples;
 import org.hpio.archive.Archive;
 import org.hpio.archive.ArchiveBuilder;
 import org.hpio.archive.DirectoryOrder;
-import org.hpio.archive.order.FileCacheModel;
-import org.hpio.archive.order.SeekCounter;
 import org.hpio.archive.order.TraceOrdering;
+import org.hpio.archive.simulation.FileCacheModel;
+import org.hpio.archive.simulation.SeekCounter;
 import org.hpio.archive.trace.Trace;
 
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package org.hpio.archive;
 
-import org.hpio.archive.order.Layout;
 
 import org.hpio.archive.cache.FileCache;
+import org.hpio.archive.simulation.Layout;
 import org.hpio.internal.sys.Libbz2;
 import org.hpio.internal.sys.Libzstd;
 import org.hpio.internal.sys.NativeFile;

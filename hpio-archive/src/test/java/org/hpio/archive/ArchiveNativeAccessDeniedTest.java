@@ -32,8 +32,8 @@ class ArchiveNativeAccessDeniedTest {
             "org.hpio.archive.WholeEntryDecoderTest",
             "org.hpio.archive.alloc.AlignedAllocatorTest",
             "org.hpio.archive.cache.FileCacheTest",
-            "org.hpio.archive.cache.LandlordTest",
-            "org.hpio.archive.order.SeekCounterTest",
+            "org.hpio.archive.cache.policy.LandlordTest",
+            "org.hpio.archive.simulation.SeekCounterTest",
             "org.hpio.archive.order.TraceOrderingTest");
 
     @Test

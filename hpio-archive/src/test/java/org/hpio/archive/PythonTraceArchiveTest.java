@@ -1,9 +1,9 @@
 package org.hpio.archive;
 
-import org.hpio.archive.order.FileCacheModel;
-import org.hpio.archive.order.Layout;
-import org.hpio.archive.order.SeekCounter;
 import org.hpio.archive.order.TraceOrdering;
+import org.hpio.archive.simulation.FileCacheModel;
+import org.hpio.archive.simulation.Layout;
+import org.hpio.archive.simulation.SeekCounter;
 import org.hpio.archive.trace.Trace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

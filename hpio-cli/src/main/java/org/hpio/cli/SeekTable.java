@@ -1,10 +1,10 @@
 package org.hpio.cli;
 
-import org.hpio.archive.order.FileCacheModel;
-import org.hpio.archive.order.Layout;
-import org.hpio.archive.order.SeekCounter;
-import org.hpio.archive.order.Seeks;
 import org.hpio.archive.order.TraceOrdering;
+import org.hpio.archive.simulation.FileCacheModel;
+import org.hpio.archive.simulation.Layout;
+import org.hpio.archive.simulation.SeekCounter;
+import org.hpio.archive.simulation.Seeks;
 import org.hpio.archive.trace.Trace;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchOptions;

@@ -1,11 +1,11 @@
 package org.hpio.cli;
 
-import org.hpio.archive.cache.CacheSimulator;
-import org.hpio.archive.cache.LoadCost;
-import org.hpio.archive.cache.SyntheticTraces;
-import org.hpio.archive.order.FileCacheModel;
-import org.hpio.archive.order.Layout;
 import org.hpio.archive.order.TraceOrdering;
+import org.hpio.archive.simulation.CacheSimulator;
+import org.hpio.archive.simulation.FileCacheModel;
+import org.hpio.archive.simulation.Layout;
+import org.hpio.archive.simulation.LoadCost;
+import org.hpio.archive.simulation.SyntheticTraces;
 import org.hpio.archive.trace.Trace;
 import org.hpio.bench.cache.CacheSimulation;
 import org.hpio.bench.report.Chart;

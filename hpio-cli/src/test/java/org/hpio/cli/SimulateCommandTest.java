@@ -1,5 +1,9 @@
 package org.hpio.cli;
 
+import org.hpio.archive.cache.policy.Policies;
+import org.hpio.archive.simulation.CacheSimulator;
+import org.hpio.archive.simulation.PolicyCache;
+import org.hpio.archive.simulation.SyntheticTraces;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -82,12 +86,12 @@ class SimulateCommandTest {
                     () -> SimulateCommand.parseCost(bad));
             assertTrue(e.getMessage().contains("positive") || e.getMessage().contains("'" + bad + "'"), e.getMessage());
         }
-        var trace = org.hpio.archive.cache.SyntheticTraces.widelySpacedRepeats();
+        var trace = SyntheticTraces.widelySpacedRepeats();
         long size = 16 << 20;
-        var a = org.hpio.archive.cache.CacheSimulator.replay(trace, "u", org.hpio.archive.cache.PolicyCache.model(
-                org.hpio.archive.cache.Policies.require("landlord-lazy"), size, uniform), size, 0.25, null);
-        var b = org.hpio.archive.cache.CacheSimulator.replay(trace, "d", org.hpio.archive.cache.PolicyCache.model(
-                org.hpio.archive.cache.Policies.require("landlord-lazy"), size, disk), size, 0.25, null);
+        var a = CacheSimulator.replay(trace, "u", PolicyCache.model(Policies.require("landlord-lazy"), size, uniform),
+                size, 0.25, null);
+        var b = CacheSimulator.replay(trace, "d", PolicyCache.model(Policies.require("landlord-lazy"), size, disk),
+                size, 0.25, null);
         assertTrue(a.hits() != b.hits(), "cost must change what Landlord keeps: " + a + " vs " + b);
     }
 }

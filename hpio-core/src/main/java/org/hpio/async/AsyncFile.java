@@ -1,5 +1,6 @@
 package org.hpio.async;
 
+import org.hpio.internal.io.AdmissionGate;
 import org.hpio.internal.io.IoEngine;
 import org.hpio.internal.io.IoEngines;
 import org.hpio.internal.io.IoOperation;
@@ -24,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -117,7 +117,9 @@ public final class AsyncFile implements Closeable {
     private final AtomicLong initiatedEnd = new AtomicLong();
     /** Requests in flight, and those in I/O Error or Cancelled not yet cleared. */
     private final Set<AsyncFileRequest> tracked = ConcurrentHashMap.newKeySet();
-    private final Semaphore slots;
+    /** Places among this file's requests in flight: one per request from initiation until it leaves In Flight. */
+    private final AdmissionGate slots;
+    private final AdmissionGate.Wait awaitingOwnRequests = this::awaitOwnRequests;
     /** Which plain writes are done on the initiating thread (small, buffered, nothing else in flight). */
     private final InlineWrites inlineWrites;
     /** Which reads are tried at once on the initiating thread (small, buffered, nothing else in flight). */
@@ -165,7 +167,7 @@ public final class AsyncFile implements Closeable {
         this.engine = engine;
         this.writable = !mode.equals("r");
         this.file = NativeFile.openWithDurableName(path, flags(mode, options));
-        this.slots = new Semaphore(options.maxInFlight());
+        this.slots = new AdmissionGate(options.maxInFlight(), options.failFast());
         this.inlineWrites = inline ? InlineWrites.forFile(file, path) : InlineWrites.NEVER;
         this.inlineReads = inline ? InlineReads.forFile(file, path) : InlineReads.NEVER;
     }
@@ -528,7 +530,7 @@ public final class AsyncFile implements Closeable {
 
     /** Whether any request of this file is in flight (holds a slot) now. */
     private boolean othersInFlight() {
-        return slots.availablePermits() < options.maxInFlight();
+        return slots.held() > 0;
     }
 
     /**
@@ -585,7 +587,7 @@ public final class AsyncFile implements Closeable {
         if (stagingBytes > 0) {
             engine.staging().release(stagingBytes);
         }
-        slots.release();
+        slots.release(1);
     }
 
     /**
@@ -623,30 +625,32 @@ public final class AsyncFile implements Closeable {
 
     /** A place among this file's requests in flight: waits (helping retire completions) or fails fast. */
     private void acquireSlot() throws IOException {
-        if (slots.tryAcquire()) {
-            return;
-        }
-        if (options.failFast()) {
-            throw new IOException(options.maxInFlight() + " requests of " + path + " already in flight (fail-fast)");
-        }
-        List<IoRequest> pending = new ArrayList<>();
+        boolean admitted;
         try {
-            while (!slots.tryAcquire()) {
-                pending.clear();
-                for (AsyncFileRequest r : tracked) {
-                    r.pendingParts(pending);
-                }
-                if (pending.isEmpty()) {
-                    if (slots.tryAcquire(1, TimeUnit.MILLISECONDS)) {
-                        return;
-                    }
-                    continue;
-                }
-                IoRequests.awaitAny(pending, TimeUnit.MILLISECONDS.toNanos(50));
-            }
+            admitted = slots.acquire(1, awaitingOwnRequests);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while waiting for room among the requests of " + path);
+        }
+        if (!admitted) {
+            throw new IOException(options.maxInFlight() + " requests of " + path + " already in flight (fail-fast)");
+        }
+    }
+
+    /**
+     * One round of waiting for a slot: for any of this file's requests to complete (their retirement frees
+     * slots), helping retire completions as every wait for requests does; when none is pending (one is being
+     * retired now), a short park on the gate.
+     */
+    private void awaitOwnRequests(AdmissionGate gate, long units) throws InterruptedException {
+        List<IoRequest> pending = new ArrayList<>();
+        for (AsyncFileRequest r : tracked) {
+            r.pendingParts(pending);
+        }
+        if (pending.isEmpty()) {
+            gate.awaitRoom(units, TimeUnit.MILLISECONDS.toNanos(1));
+        } else {
+            IoRequests.awaitAny(pending, TimeUnit.MILLISECONDS.toNanos(50));
         }
     }
 
@@ -664,7 +668,7 @@ public final class AsyncFile implements Closeable {
         if (r.state() == AsyncFileRequest.State.COMPLETED) {
             tracked.remove(r);
         }
-        slots.release();
+        slots.release(1);
     }
 
     /** Called by a request whose error was cleared. */

@@ -2,6 +2,8 @@ package org.hpio.archive.cache;
 
 import org.hpio.archive.alloc.AlignedAllocator;
 import org.hpio.archive.alloc.Lifetime;
+import org.hpio.archive.cache.policy.EvictionPolicy;
+import org.hpio.archive.cache.policy.Policies;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

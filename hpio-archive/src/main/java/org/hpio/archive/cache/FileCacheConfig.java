@@ -1,6 +1,7 @@
 package org.hpio.archive.cache;
 
 import org.hpio.archive.alloc.AlignedAllocator;
+import org.hpio.archive.cache.policy.Policies;
 
 /**
  * How a {@link FileCache} is set up.

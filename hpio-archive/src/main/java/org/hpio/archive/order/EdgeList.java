@@ -1,5 +1,7 @@
 package org.hpio.archive.order;
 
+import org.hpio.archive.simulation.FileCacheModel;
+import org.hpio.archive.simulation.FileCacheSimulation;
 import org.hpio.archive.trace.Trace;
 import org.hpio.archive.trace.TraceEvent;
 import org.hpio.archive.trace.TraceRun;

@@ -1,5 +1,6 @@
 package org.hpio.archive.order;
 
+import org.hpio.archive.simulation.FileCacheModel;
 import org.hpio.archive.trace.Trace;
 import org.hpio.archive.trace.TraceEvent;
 import org.hpio.archive.trace.TraceRun;

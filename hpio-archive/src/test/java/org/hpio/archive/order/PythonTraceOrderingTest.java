@@ -1,6 +1,9 @@
 package org.hpio.archive.order;
 
 import org.hpio.archive.DirectoryOrder;
+import org.hpio.archive.simulation.FileCacheModel;
+import org.hpio.archive.simulation.Layout;
+import org.hpio.archive.simulation.SeekCounter;
 import org.hpio.archive.trace.Trace;
 import org.junit.jupiter.api.Test;
 

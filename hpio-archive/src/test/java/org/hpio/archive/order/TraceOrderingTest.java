@@ -1,40 +1,26 @@
 package org.hpio.archive.order;
 
+import org.hpio.archive.simulation.FileCacheModel;
+import org.hpio.archive.simulation.Layout;
+import org.hpio.archive.simulation.SeekCounter;
 import org.hpio.archive.trace.Trace;
 import org.hpio.archive.trace.TraceEvent;
 import org.hpio.archive.trace.TraceRun;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 
+import static org.hpio.archive.trace.LetterTraces.letters;
+import static org.hpio.archive.trace.LetterTraces.runs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The ordering of 002 §3.3, step by step, on traces small enough to work out by hand. */
 class TraceOrderingTest {
     static final FileCacheModel BIG_CACHE = FileCacheModel.lru(1L << 30);
-
-    /** A trace of runs, each a string of one-letter file names of size 1. */
-    static Trace runs(String... runs) {
-        List<TraceRun> list = new ArrayList<>();
-        for (int r = 0; r < runs.length; r++) {
-            List<TraceEvent> events = new ArrayList<>();
-            for (int i = 0; i < runs[r].length(); i++) {
-                // Later runs start earlier than earlier runs end, so the text form tells them apart.
-                events.add(TraceEvent.load((runs.length - r) * 0.001 + i, runs[r].substring(i, i + 1), 1));
-            }
-            list.add(new TraceRun(events));
-        }
-        return new Trace(list);
-    }
-
-    static List<String> letters(String s) {
-        return Arrays.asList(s.split(""));
-    }
 
     @Test
     void theFileCacheAbsorbsRepeatsSoThePapersExampleOrdersAbcd() {

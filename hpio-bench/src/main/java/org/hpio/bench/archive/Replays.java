@@ -1,8 +1,8 @@
 package org.hpio.bench.archive;
 
 import org.hpio.archive.Archive;
-import org.hpio.archive.order.FileCacheModel;
-import org.hpio.archive.order.SeekCounter;
+import org.hpio.archive.simulation.FileCacheModel;
+import org.hpio.archive.simulation.SeekCounter;
 import org.hpio.archive.trace.TraceEvent;
 import org.hpio.bench.io.PageCache;
 import org.hpio.bench.report.Progress;

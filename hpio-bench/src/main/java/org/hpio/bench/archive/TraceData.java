@@ -2,7 +2,7 @@ package org.hpio.bench.archive;
 
 import org.hpio.internal.sys.Libzstd;
 import org.hpio.archive.ArchiveBuilder;
-import org.hpio.archive.order.FileCacheModel;
+import org.hpio.archive.simulation.FileCacheModel;
 import org.hpio.archive.order.TraceOrdering;
 import org.hpio.archive.trace.Trace;
 import org.hpio.archive.trace.TraceEvent;

@@ -1,11 +1,11 @@
 package org.hpio.bench.cache;
 
-import org.hpio.archive.cache.CacheSimulator;
-import org.hpio.archive.cache.LoadCost;
-import org.hpio.archive.cache.PolicyCache;
-import org.hpio.archive.cache.Policies;
-import org.hpio.archive.order.FileCacheModel;
-import org.hpio.archive.order.Layout;
+import org.hpio.archive.cache.policy.Policies;
+import org.hpio.archive.simulation.CacheSimulator;
+import org.hpio.archive.simulation.FileCacheModel;
+import org.hpio.archive.simulation.Layout;
+import org.hpio.archive.simulation.LoadCost;
+import org.hpio.archive.simulation.PolicyCache;
 import org.hpio.archive.trace.Trace;
 import org.hpio.bench.report.Chart;
 import org.hpio.bench.report.SuiteReport;

@@ -2,8 +2,8 @@ package org.hpio.bench.cache;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import org.hpio.archive.order.FileCacheModel;
-import org.hpio.archive.order.FileCacheSimulation;
+import org.hpio.archive.simulation.FileCacheModel;
+import org.hpio.archive.simulation.FileCacheSimulation;
 
 /**
  * Caffeine (size-weighted W-TinyLFU: {@code maximumWeight} with each file weighing its size) as a simulated

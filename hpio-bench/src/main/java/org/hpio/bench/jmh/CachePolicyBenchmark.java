@@ -1,7 +1,7 @@
 package org.hpio.bench.jmh;
 
-import org.hpio.archive.cache.EvictionPolicy;
-import org.hpio.archive.cache.Policies;
+import org.hpio.archive.cache.policy.EvictionPolicy;
+import org.hpio.archive.cache.policy.Policies;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,7 +1,7 @@
 package org.hpio.bench.cache;
 
-import org.hpio.archive.cache.CacheSimulator;
-import org.hpio.archive.cache.SyntheticTraces;
+import org.hpio.archive.simulation.CacheSimulator;
+import org.hpio.archive.simulation.SyntheticTraces;
 import org.hpio.archive.trace.Trace;
 import org.junit.jupiter.api.Test;
 

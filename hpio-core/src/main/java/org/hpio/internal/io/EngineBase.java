@@ -6,7 +6,6 @@ import org.hpio.internal.sys.NativeFile;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -55,7 +54,9 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     final EngineConfig config;
     final StagingBudget staging;
     final LiveJobs<J> live;
-    private final Semaphore permits;
+    /** Places in flight: one per request from admission to completion. */
+    private final AdmissionGate permits;
+    private final AdmissionGate.Wait helpingThisEngine;
     /**
      * Jobs of callers that wait for their request anyway ({@link #submitToWait}), admitted while every place in
      * flight was taken: each takes the next place freed, in order, and is dispatched by the thread that freed it.
@@ -67,7 +68,8 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
 
     EngineBase(EngineConfig config) {
         this.config = config;
-        this.permits = new Semaphore(config.maxInFlight());
+        this.permits = new AdmissionGate(config.maxInFlight(), config.failFast());
+        this.helpingThisEngine = AdmissionGate.helping(this);
         this.live = new LiveJobs<>(config.maxInFlight());
         this.staging = new StagingBudget(config.maxStagingBytes(), config.failFast(), this);
     }
@@ -96,10 +98,10 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
      * (for a place, then for the completion), and the place goes to the queued request as soon as it is freed.
      */
     public final IoRequest submitToWait(IoOperation op) throws IOException {
-        if (config.failFast() || !waitingForPlace.isEmpty() || !permits.tryAcquire()) {
-            if (config.failFast()) {
-                return submit(op);
-            }
+        if (config.failFast() || onlySubmitterCanUse(op)) {
+            return submit(op);   // fail-fast refuses at the bound; a confined buffer is used on this thread only
+        }
+        if (!waitingForPlace.isEmpty() || !permits.tryAcquire(1)) {
             return queueForPlace(op);
         }
         J job;
@@ -132,7 +134,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
      * finds another at it leaves, and that one looks again before it stops). After close, cancels them instead.
      */
     private void admitWaiting() {
-        while (!waitingForPlace.isEmpty() && (closing || permits.availablePermits() > 0)) {
+        while (!waitingForPlace.isEmpty() && (closing || permits.fits(1))) {
             if (!admittingWaiting.compareAndSet(false, true)) {
                 return;
             }
@@ -153,12 +155,12 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
                 }
                 continue;
             }
-            if (!permits.tryAcquire()) {
+            if (!permits.tryAcquire(1)) {
                 return;
             }
             J job = waitingForPlace.poll();
             if (job == null) {
-                permits.release();
+                permits.release(1);
                 return;
             }
             live.add(job);
@@ -274,42 +276,24 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
 
     /** Frees a place in flight: the first queued job takes it (see {@link #submitToWait}). */
     private void releasePlace() {
-        permits.release();
+        permits.release(1);
         if (!waitingForPlace.isEmpty()) {
             admitWaiting();
         }
     }
 
+    /** A place in flight: at once when one is free (the per-request path), else fail-fast or wait helping. */
     private void acquirePermit() throws IOException {
-        if (config.failFast()) {
-            if (!permits.tryAcquire()) {
-                throw new EngineSaturatedException(config.maxInFlight() + " requests already in flight on the "
-                        + engineName() + " engine");
-            }
-            return;
-        }
+        boolean admitted;
         try {
-            while (!permits.tryAcquire()) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException();
-                }
-                if (pollFor(() -> permits.availablePermits() > 0, IoRequests.SLICE_NANOS, () -> { })) {
-                    continue;
-                }
-                // A thread that cannot poll (a virtual thread) parks until a completion releases a permit: an
-                // untimed park, since a timed one costs a virtual thread a timer task (and a wake-up of the
-                // scheduler's timer thread) per wait. Interrupts still end it.
-                parking(true);
-                try {
-                    permits.acquire();
-                    return;
-                } finally {
-                    parking(false);
-                }
-            }
+            admitted = permits.acquire(1, helpingThisEngine);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while waiting for room in the " + engineName() + " engine");
+        }
+        if (!admitted) {
+            throw new EngineSaturatedException(config.maxInFlight() + " requests already in flight on the "
+                    + engineName() + " engine");
         }
     }
 

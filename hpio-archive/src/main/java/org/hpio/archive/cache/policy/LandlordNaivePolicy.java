@@ -1,4 +1,4 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.cache.policy;
 
 /**
  * Landlord as in 002 Figure 1, the naive version: every eviction makes two passes over all items.

@@ -1,7 +1,9 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.simulation;
 
-import org.hpio.archive.order.FileCacheModel;
-import org.hpio.archive.order.FileCacheSimulation;
+import org.hpio.archive.cache.policy.EvictionPolicy;
+import org.hpio.archive.cache.policy.PolicyKind;
+
+import java.util.Objects;
 
 /**
  * A simulated whole-file cache of a fixed capacity run by any {@link EvictionPolicy}: names and sizes only, no
@@ -26,7 +28,7 @@ public final class PolicyCache implements FileCacheSimulation {
         }
         this.capacity = capacity;
         this.policy = policy;
-        this.cost = java.util.Objects.requireNonNull(cost, "cost");
+        this.cost = Objects.requireNonNull(cost, "cost");
     }
 
     /** A factory of fresh caches of {@code capacity} bytes with the registered policy {@code kind}. */

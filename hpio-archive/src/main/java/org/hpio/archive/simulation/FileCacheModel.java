@@ -1,4 +1,6 @@
-package org.hpio.archive.order;
+package org.hpio.archive.simulation;
+
+import org.hpio.archive.cache.policy.Policies;
 
 /**
  * A cache policy at a size, as a factory of fresh simulations: ordering (002 §3.3.3) and seek counting
@@ -15,11 +17,14 @@ public interface FileCacheModel {
         return () -> (path, size) -> false;
     }
 
-    /** A least-recently-used cache of {@code capacityBytes} (0: no cache; see {@link LruFileCache}). */
+    /**
+     * A least-recently-used cache of {@code capacityBytes} (0: no cache), the baseline of 002 §4.4: the
+     * registered {@code lru} policy run by a {@link PolicyCache}, as the cache simulations run it.
+     */
     static FileCacheModel lru(long capacityBytes) {
         if (capacityBytes < 0) {
             throw new IllegalArgumentException("cache capacity must be >= 0 bytes, was " + capacityBytes);
         }
-        return capacityBytes == 0 ? none() : () -> new LruFileCache(capacityBytes);
+        return capacityBytes == 0 ? none() : PolicyCache.model(Policies.require(Policies.LRU), capacityBytes);
     }
 }

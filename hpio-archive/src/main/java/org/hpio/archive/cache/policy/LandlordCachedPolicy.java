@@ -1,4 +1,4 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.cache.policy;
 
 /**
  * Landlord with the minimum credit density cached (002 §3.5.3 improvement 2, "Landlord_Cached", the paper's

@@ -1,14 +1,14 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.simulation;
 
-import org.hpio.archive.order.FileCacheModel;
-import org.hpio.archive.order.FileCacheSimulation;
-import org.hpio.archive.order.Layout;
-import org.hpio.archive.order.SeekCounter;
+import org.hpio.archive.cache.FileCache;
+import org.hpio.archive.cache.policy.PolicyKind;
 import org.hpio.archive.trace.Trace;
 import org.hpio.archive.trace.TraceEvent;
 import org.hpio.archive.trace.TraceRun;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -120,7 +120,7 @@ public final class CacheSimulator {
 
     /** The sum of the sizes of the distinct files {@code trace} loads (the largest cache size worth simulating). */
     public static long distinctBytes(Trace trace) {
-        java.util.Map<String, Long> sizes = new java.util.HashMap<>();
+        Map<String, Long> sizes = new HashMap<>();
         trace.runs().forEach(r -> r.loads().forEach(e -> sizes.put(e.path(), e.size())));
         return sizes.values().stream().mapToLong(Long::longValue).sum();
     }

@@ -1,4 +1,4 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.cache.policy;
 
 import java.util.List;
 import java.util.Optional;
@@ -7,9 +7,11 @@ import java.util.Optional;
 public final class Policies {
     /** The paper's default (002 §4.5: Landlord_Cached performs best there and needs less memory than Lazy). */
     public static final String DEFAULT = "landlord-cached";
+    /** Least recently used, the baseline of 002 §4.4. */
+    public static final String LRU = "lru";
 
     private static final List<PolicyKind> ALL = List.of(
-            new PolicyKind("lru", "least recently used (002 §4.4 baseline)", LruPolicy::new),
+            new PolicyKind(LRU, "least recently used (002 §4.4 baseline)", LruPolicy::new),
             new PolicyKind("landlord-naive", "Landlord, Figure 1: two passes per eviction",
                     () -> new LandlordNaivePolicy(false)),
             new PolicyKind("landlord-naive-recip", "landlord-naive, dividing by multiplying with 1/size",

@@ -1,4 +1,4 @@
-package org.hpio.archive.order;
+package org.hpio.archive.simulation;
 
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.cache.policy;
 
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -7,6 +7,8 @@ import java.util.Map;
 /**
  * Least Recently Used, the baseline of 002 §4.4: evicts the file whose last access is the oldest. Ignores sizes
  * and costs (Landlord with every credit reset to the same value on each access behaves the same, 002 §3.5.3).
+ * hpio's one LRU: the file cache's {@code lru} policy, and the simulated LRU cache of seek counting and ordering
+ * ({@code FileCacheModel.lru}, this policy run by {@code PolicyCache}).
  */
 final class LruPolicy implements EvictionPolicy {
     private final LinkedHashMap<String, Long> order = new LinkedHashMap<>(16, 0.75f, true);
@@ -63,6 +65,6 @@ final class LruPolicy implements EvictionPolicy {
 
     @Override
     public String name() {
-        return "lru";
+        return Policies.LRU;
     }
 }

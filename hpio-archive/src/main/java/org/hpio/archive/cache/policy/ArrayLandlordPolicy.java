@@ -1,4 +1,4 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.cache.policy;
 
 /**
  * What the two array-based Landlord variants ({@link LandlordNaivePolicy}, {@link LandlordCachedPolicy}) share:

@@ -1,12 +1,13 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.cache.policy;
 
 /**
  * Decides which cached file leaves the cache when room is needed (002 §3.5.3, the cache manager's policy).
  *
- * <p>The policy only keeps accounts: keys with their sizes and costs. The caller ({@link FileCache},
- * {@link PolicyCache}) owns the capacity: before adding a file of {@code size} bytes it calls {@link #evict()}
- * while {@code capacity - bytes() < size}. Every implementation passes {@code EvictionPolicyContractTest} and has
- * one registration in {@link Policies}. Not thread-safe: the owning cache serializes calls.
+ * <p>The policy only keeps accounts: keys with their sizes and costs. The caller (the runtime cache,
+ * {@code org.hpio.archive.cache.FileCache}, or a simulated one, {@code org.hpio.archive.simulation.PolicyCache})
+ * owns the capacity: before adding a file of {@code size} bytes it calls {@link #evict()} while
+ * {@code capacity - bytes() < size}. Every implementation passes {@code EvictionPolicyContractTest} and has one
+ * registration in {@link Policies}. Not thread-safe: the owning cache serializes calls.
  */
 public interface EvictionPolicy {
     /**

@@ -1,4 +1,4 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.cache.policy;
 
 /** Argument checks shared by the policies, so that every one refuses bad input with the same message. */
 final class PolicyChecks {

@@ -1,4 +1,4 @@
-package org.hpio.archive.order;
+package org.hpio.archive.simulation;
 
 /**
  * What one replay of loads cost (002 §4.3).

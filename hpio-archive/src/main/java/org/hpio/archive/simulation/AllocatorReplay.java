@@ -1,11 +1,17 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.simulation;
 
+import org.hpio.archive.cache.FileCache;
+import org.hpio.archive.cache.FileCacheConfig;
+import org.hpio.archive.cache.FileCacheStats;
 import org.hpio.archive.trace.Trace;
 import org.hpio.archive.trace.TraceEvent;
 import org.hpio.archive.trace.TraceRun;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
@@ -44,7 +50,7 @@ public final class AllocatorReplay {
         long peakRequested = 0;
         double peakWaste = 0;
         try (FileCache cache = new FileCache(config)) {
-            java.util.Map<String, java.util.ArrayDeque<MemorySegment>> held = new java.util.HashMap<>();
+            Map<String, ArrayDeque<MemorySegment>> held = new HashMap<>();
             boolean freesInTrace = trace.runs().stream().anyMatch(r -> r.events().stream().anyMatch(e -> !e.isLoad()));
             for (TraceRun run : trace.runs()) {
                 for (TraceEvent e : run.events()) {
@@ -60,7 +66,7 @@ public final class AllocatorReplay {
                     }
                     MemorySegment view = cache.get(e.path(), e.size(), 1.0, touch);
                     if (freesInTrace) {
-                        held.computeIfAbsent(e.path(), p -> new java.util.ArrayDeque<>()).add(view);
+                        held.computeIfAbsent(e.path(), p -> new ArrayDeque<>()).add(view);
                     } else {
                         cache.release(view);
                     }

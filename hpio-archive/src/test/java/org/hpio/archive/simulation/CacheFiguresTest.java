@@ -1,5 +1,8 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.simulation;
 
+import org.hpio.archive.cache.FileCacheConfig;
+import org.hpio.archive.cache.policy.Policies;
+import org.hpio.archive.cache.policy.PolicyKind;
 import org.hpio.archive.trace.Trace;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.simulation;
 
 /**
  * What a file costs to load, as Landlord's credit (002 §2.2: cost may "more accurately reflect load time",

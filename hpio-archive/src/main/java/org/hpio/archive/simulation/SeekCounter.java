@@ -1,4 +1,4 @@
-package org.hpio.archive.order;
+package org.hpio.archive.simulation;
 
 import org.hpio.archive.trace.Trace;
 import org.hpio.archive.trace.TraceEvent;

@@ -1,5 +1,6 @@
-package org.hpio.archive.order;
+package org.hpio.archive.simulation;
 
+import org.hpio.archive.cache.policy.Policies;
 import org.hpio.archive.trace.Trace;
 import org.hpio.archive.trace.TraceEvent;
 import org.hpio.archive.trace.TraceRun;
@@ -8,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 
-import static org.hpio.archive.order.TraceOrderingTest.letters;
-import static org.hpio.archive.order.TraceOrderingTest.runs;
+import static org.hpio.archive.trace.LetterTraces.letters;
+import static org.hpio.archive.trace.LetterTraces.runs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -55,18 +56,18 @@ class SeekCounterTest {
 
     @Test
     void theLruCacheEvictsTheLeastRecentlyLoadedFile() {
-        LruFileCache cache = new LruFileCache(10);
+        PolicyCache cache = new PolicyCache(10, Policies.require(Policies.LRU).create());
         assertFalse(cache.load("a", 4));
         assertFalse(cache.load("b", 4));
         assertTrue(cache.load("a", 4));          // a is now the most recent
         assertFalse(cache.load("c", 4));         // evicts b
         assertTrue(cache.load("a", 4));
         assertFalse(cache.load("b", 4));         // evicts c
-        assertEquals(8, cache.usedBytes());
+        assertEquals(8, cache.policy().bytes());
         assertFalse(cache.load("huge", 11));     // larger than the cache: read, not kept
         assertFalse(cache.load("huge", 11));
         assertTrue(cache.load("a", 4));
-        assertThrows(IllegalArgumentException.class, () -> new LruFileCache(0));
+        assertThrows(IllegalArgumentException.class, () -> new PolicyCache(0, Policies.require(Policies.LRU).create()));
         assertThrows(IllegalArgumentException.class, () -> FileCacheModel.lru(-1));
     }
 

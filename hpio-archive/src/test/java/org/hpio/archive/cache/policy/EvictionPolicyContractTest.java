@@ -1,5 +1,6 @@
-package org.hpio.archive.cache;
+package org.hpio.archive.cache.policy;
 
+import org.hpio.archive.simulation.PolicyCache;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

@@ -1,4 +1,4 @@
-package org.hpio.archive.order;
+package org.hpio.archive.simulation;
 
 /**
  * A whole-file cache as a simulation sees it: which loads it would serve from memory. One simulation replays

@@ -1,0 +1,172 @@
+package org.hpio.internal.io;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A bound on the units held at once, and the one way hpio waits for room under it: an engine's requests in
+ * flight, an engine's staging bytes ({@link StagingBudget}), a file's requests in flight ({@code AsyncFile}).
+ * Units fit when they stay within the limit, or when nothing is held (one demand larger than the whole bound is
+ * admitted alone). At the bound, {@link #acquire} fails at once (fail-fast) or waits as its caller's
+ * {@link Wait} says: helping retire the completions that free units, or parking on this gate. Every unit taken
+ * is given back by one {@link #release}. Thread-safe.
+ *
+ * <p>Design note. The count is one atomic long: {@link #tryAcquire} is a compare-and-set, {@link #release} a
+ * compare-and-set too (it refuses to release more than is held); neither locks nor allocates, which keeps the
+ * engine's per-request admission as cheap as the semaphore it replaces. A thread that parks here does so on a
+ * condition, counted in {@code parked} before it looks at the count once more; a release signals only when that
+ * count is not zero. Both sides write one volatile and then read the other's, so either the parking thread sees
+ * the release or the release sees the parking thread (and signals under the lock it holds until it waits): no
+ * wake-up is lost, and a release with nobody parked costs no lock.
+ */
+public final class AdmissionGate {
+    /**
+     * How a thread waits for room: one round of waiting, after which the gate tries again. It returns when
+     * units may have been released (or after a time of its choosing); it ends the wait by throwing
+     * {@link InterruptedException} when the thread is interrupted.
+     */
+    @FunctionalInterface
+    public interface Wait {
+        void forRoom(AdmissionGate gate, long units) throws InterruptedException;
+    }
+
+    private final long limit;
+    private final boolean failFast;
+    private final AtomicLong held = new AtomicLong();
+    private final AtomicInteger parked = new AtomicInteger();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition released = lock.newCondition();
+
+    /** A gate of {@code limit} units (at least 1); {@code failFast}: {@link #acquire} refuses instead of waiting. */
+    public AdmissionGate(long limit, boolean failFast) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("an admission limit must be at least 1, was " + limit);
+        }
+        this.limit = limit;
+        this.failFast = failFast;
+    }
+
+    /**
+     * The wait of an engine's own bounds: the units come back as the engine's requests complete, so a thread
+     * that can poll the engine retires completions for a slice ({@link Completions#pollFor}); one that cannot
+     * (a virtual thread) parks on the gate until a release, without a timeout (a timed park costs a virtual
+     * thread a timer task per wait), while the engine knows that a waiter parks ({@link Completions#parking}).
+     */
+    static Wait helping(Completions engine) {
+        return (gate, units) -> {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            if (engine.pollFor(() -> gate.fits(units), IoRequests.SLICE_NANOS, () -> { })) {
+                return;
+            }
+            engine.parking(true);
+            try {
+                gate.awaitRoom(units, Long.MAX_VALUE);
+            } finally {
+                engine.parking(false);
+            }
+        };
+    }
+
+    /** Takes {@code units} if they fit now; never waits, never allocates. */
+    public boolean tryAcquire(long units) {
+        while (true) {
+            long h = held.get();
+            if (h != 0 && units > limit - h) {
+                return false;
+            }
+            if (held.compareAndSet(h, h + units)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Takes {@code units}, waiting by {@code wait} while they do not fit. Returns false at once, having taken
+     * nothing, when they do not fit and the gate is fail-fast. The first try costs what {@link #tryAcquire}
+     * costs.
+     *
+     * @throws InterruptedException when {@code wait} was interrupted (nothing is taken)
+     */
+    public boolean acquire(long units, Wait wait) throws InterruptedException {
+        if (tryAcquire(units)) {
+            return true;
+        }
+        if (failFast) {
+            return false;
+        }
+        do {
+            wait.forRoom(this, units);
+        } while (!tryAcquire(units));
+        return true;
+    }
+
+    /** Whether {@code units} would fit now. */
+    public boolean fits(long units) {
+        long h = held.get();
+        return h == 0 || units <= limit - h;
+    }
+
+    /**
+     * Parks until a release may have made room for {@code units}, or {@code nanos} passed ({@code Long.MAX_VALUE}:
+     * no time limit); returns at once if they fit now. Takes nothing.
+     *
+     * @throws InterruptedException if the thread is interrupted before it parks or while it is parked
+     */
+    public void awaitRoom(long units, long nanos) throws InterruptedException {
+        lock.lock();
+        try {
+            parked.incrementAndGet();
+            try {
+                if (!fits(units)) {
+                    if (nanos == Long.MAX_VALUE) {
+                        released.await();
+                    } else {
+                        released.awaitNanos(nanos);
+                    }
+                }
+            } finally {
+                parked.decrementAndGet();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gives back {@code units} taken before, and wakes the threads parked here.
+     *
+     * @throws IllegalStateException if fewer than {@code units} are held (nothing changes)
+     */
+    public void release(long units) {
+        while (true) {
+            long h = held.get();
+            if (units > h) {
+                throw new IllegalStateException("releasing " + units + " units but only " + h + " are held");
+            }
+            if (held.compareAndSet(h, h - units)) {
+                break;
+            }
+        }
+        if (parked.get() != 0) {
+            lock.lock();
+            try {
+                released.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** The units held now. */
+    public long held() {
+        return held.get();
+    }
+
+    public long limit() {
+        return limit;
+    }
+}
