@@ -4,7 +4,7 @@ import org.hpio.archive.Archive;
 import org.hpio.archive.LoadOptions;
 import org.hpio.archive.LookAhead;
 import org.hpio.archive.trace.TraceEvent;
-import org.hpio.bench.report.Medians;
+import org.hpio.bench.measure.Medians;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;

@@ -6,7 +6,6 @@ import org.hpio.bench.report.Table;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -14,6 +13,7 @@ import static org.hpio.bench.archive.ArchiveSuite.DEFLATE_AHEAD;
 import static org.hpio.bench.archive.ArchiveSuite.MAIN;
 import static org.hpio.bench.archive.ArchiveSuite.STORED;
 import static org.hpio.bench.archive.ArchiveSuite.STORED_AHEAD;
+import static org.hpio.bench.report.Numbers.format;
 
 /**
  * The archive suite's targets table: ratios of two rows' effective MB/s (and wall MB/s) in the same run, against
@@ -94,15 +94,11 @@ final class ArchiveTargets {
         double r = x.get().mbPerSecond() / y.get().mbPerSecond();
         double wall = x.get().wallMbPerSecond() / y.get().wallMbPerSecond();
         boolean hasTarget = !Double.isNaN(target.target());
-        t.row(w.name(), cold ? "cold" : "warm", target.a() + " / " + target.b(), fmt(r), fmt(wall),
+        t.row(w.name(), cold ? "cold" : "warm", target.a() + " / " + target.b(), format("%.2f", r), format("%.2f", wall),
                 hasTarget ? ">= " + target.target() : "(for comparison)",
                 hasTarget ? (r >= target.target() && wall >= target.target() ? "yes" : "NO") : "");
         String key = w.key(target.a() + "-vs-" + target.b()) + (cold ? "-cold" : "-warm");
         report.result(key, "wall-read-ratio", wall, "x");
         report.result(key, "effective-read-ratio", r, "x");
-    }
-
-    private static String fmt(double ratio) {
-        return String.format(Locale.ROOT, "%.2f", ratio);
     }
 }

@@ -16,6 +16,8 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 
+import static org.hpio.bench.report.Numbers.twoOrOneDecimals;
+
 /** The archive suite's last table: the time to open an archive of many entries, hpio against ZipFile. */
 final class OpeningTime {
     static final int OPEN_ENTRIES = 50_000;
@@ -61,8 +63,8 @@ final class OpeningTime {
             Arrays.sort(jdk);
             Table t = new Table("Opening an archive of " + OPEN_ENTRIES + " entries (warm, after 5 untimed opens, median of 9)",
                     List.of("configuration", "ms", "archive bytes"));
-            t.row("hpio Archive.open", ReplayTables.fmt(hpio[4]), String.valueOf(Files.size(zip)));
-            t.row("java.util.zip.ZipFile", ReplayTables.fmt(jdk[4]), String.valueOf(Files.size(zip)));
+            t.row("hpio Archive.open", twoOrOneDecimals(hpio[4]), String.valueOf(Files.size(zip)));
+            t.row("java.util.zip.ZipFile", twoOrOneDecimals(jdk[4]), String.valueOf(Files.size(zip)));
             t.note("Each open parses the whole central directory; hpio's index is checked by loading one entry by name.");
             report.table(t);
             report.result("archive-open-" + OPEN_ENTRIES, "open-time", hpio[4] / 1e3, "s");

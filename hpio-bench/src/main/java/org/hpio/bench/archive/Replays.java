@@ -5,6 +5,8 @@ import org.hpio.archive.order.FileCacheModel;
 import org.hpio.archive.order.SeekCounter;
 import org.hpio.archive.trace.TraceEvent;
 import org.hpio.bench.io.PageCache;
+import org.hpio.bench.measure.Rounds;
+import org.hpio.bench.measure.WarmUp;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;
@@ -25,9 +27,6 @@ final class Replays {
     /** Warm-up per configuration: at least 3 replays, more (up to 10) until 1 s has passed: compiled code. */
     static final int WARM_UP_MIN = 3;
     static final int WARM_UP_MAX = 10;
-    static final long WARM_UP_NANOS = 1_000_000_000L;
-    /** {@link #WARM_UP_NANOS} in a quick run ({@code hpio bench} without {@code --full}); the minimum stays. */
-    static final long QUICK_WARM_UP_NANOS = 300_000_000L;
     /**
      * The loads of a replay whose system calls are counted: strace slows each call many times, and the game
      * workload's whole replay under it takes a minute; its first 4,000 loads are its start-up and first level.
@@ -39,10 +38,29 @@ final class Replays {
     private Replays() {
     }
 
+    /** A row replayed cold or warm: what one timed replay measures. */
+    private record Replay(Way way, boolean cold) {
+    }
+
     /** Every row's timed replays, {@code options.repetitions()} rounds of each page-cache state, after warm-ups. */
     static List<Measured> replayAll(BenchContext context, Workload w, TraceData data, List<Way> ways,
-                                    ColdStart coldStart) {
+                                    ColdStart coldStart) throws InterruptedException {
         BenchOptions options = context.options();
+        List<Replay> replays = new ArrayList<>();
+        for (boolean cold : states(options)) {
+            ways.forEach(way -> replays.add(new Replay(way, cold)));
+        }
+        warmUp(context, w, data, ways);
+        Rounds<Replay> rounds = Rounds.of(options.repetitions(),
+                r -> w.key(r.way().name()) + (r.cold() ? " cold" : " warm"));
+        try (Progress progress = context.progress(w.name() + " replays", rounds.steps(replays.size()))) {
+            return rounds.run(replays, (r, warmUp) -> replay(w, r.way(), data, r.cold() ? coldStart : null),
+                    context.report(), progress);
+        }
+    }
+
+    /** The page-cache states measured: cold (true) first, then warm (false), as {@code --cache} asks. */
+    private static List<Boolean> states(BenchOptions options) {
         List<Boolean> states = new ArrayList<>();
         if (options.cache().cold()) {
             states.add(true);
@@ -50,37 +68,15 @@ final class Replays {
         if (options.cache().warm()) {
             states.add(false);
         }
-        warmUp(context, w, data, ways);
-        List<Measured> measured = new ArrayList<>();
-        try (Progress progress = context.progress(w.name() + " replays",
-                (long) options.repetitions() * states.size() * ways.size())) {
-            for (int round = 0; round < options.repetitions(); round++) {
-                for (boolean cold : states) {
-                    for (Way way : ways) {
-                        String what = w.key(way.name()) + (cold ? " cold" : " warm");
-                        progress.message(what);
-                        try {
-                            measured.add(replay(w, way, data, cold ? coldStart : null));
-                        } catch (Exception e) {
-                            context.report().failure(what, e);
-                        }
-                        progress.step();
-                    }
-                }
-            }
-        }
-        return measured;
+        return states;
     }
 
     /** Untimed, checked replays of every row: engines started, code compiled, before any figure. */
     private static void warmUp(BenchContext context, Workload w, TraceData data, List<Way> ways) {
+        WarmUp warmUp = WarmUp.of(WARM_UP_MIN, WARM_UP_MAX, context.options().quick());
         for (Way way : ways) {
             try {
-                long start = System.nanoTime();
-                long limit = context.options().quick() ? QUICK_WARM_UP_NANOS : WARM_UP_NANOS;
-                for (int n = 0; n < WARM_UP_MIN || n < WARM_UP_MAX && System.nanoTime() - start < limit; n++) {
-                    replay(w, way, data, null);
-                }
+                warmUp.repeat(() -> replay(w, way, data, null));
             } catch (Exception e) {
                 context.report().failure(w.key(way.name()) + " warm-up", e);
             }

@@ -1,7 +1,8 @@
 package org.hpio.bench.engine;
 
 import org.hpio.bench.io.PageCache;
-import org.hpio.bench.report.Medians;
+import org.hpio.bench.measure.Medians;
+import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -78,30 +79,11 @@ public final class EngineSuite implements Suite {
             if (runs.stream().anyMatch(r -> r.workload().writes())) {
                 prepare(context, scratch, size);
             }
-            boolean cacheDescribed = false;
-            List<Figures> measured = new ArrayList<>();
-            try (Progress progress = context.progress("configurations", (long) runs.size() * s.rounds())) {
-                for (int round = 0; round < s.rounds(); round++)
-                for (EngineRun run : roundOrder(runs, round)) {
-                    progress.message(run.configuration() + " (round " + (round + 1) + " of " + s.rounds() + ")");
-                    if (!run.workload().direct()) {
-                        PageCache.warm(data);
-                        if (!cacheDescribed) {
-                            describeWarm(report, data);
-                            cacheDescribed = true;
-                        }
-                    }
-                    try {
-                        measured.add(run.measure(run.workload().writes() ? scratch : data, s, fio));
-                    } catch (InterruptedException e) {
-                        throw e;
-                    } catch (Exception | LinkageError e) {
-                        report.failure(run.configuration(), e);
-                    }
-                    progress.step();
-                }
+            if (runs.stream().anyMatch(r -> !r.workload().direct())) {
+                PageCache.warm(data);
+                describeWarm(report, data);
             }
-            figures.addAll(medians(measured));
+            figures.addAll(medians(measureRounds(context, runs, s, data, scratch, fio)));
         } finally {
             Files.deleteIfExists(data);
             Files.deleteIfExists(scratch);
@@ -109,13 +91,18 @@ public final class EngineSuite implements Suite {
         EngineReport.write(report, figures, s);
     }
 
-    /**
-     * The order of round {@code round}: the plan's, and every other round the reverse, so that no configuration
-     * always runs first or always after the same neighbour (fio last, after 32 blocking threads, in the plan's
-     * order): a drift of the machine or the device over a round weighs on both sides of a ratio alike.
-     */
-    static List<EngineRun> roundOrder(List<EngineRun> runs, int round) {
-        return round % 2 == 0 ? runs : runs.reversed();
+    /** Every run in {@code s.rounds()} rounds, every other one in reverse order; buffered runs on a warm file. */
+    private static List<Figures> measureRounds(BenchContext context, List<EngineRun> runs, EngineSettings s, Path data,
+                                               Path scratch, Optional<Fio> fio) throws InterruptedException {
+        Rounds<EngineRun> rounds = Rounds.of(s.rounds(), EngineRun::configuration).alternating();
+        try (Progress progress = context.progress("configurations", rounds.steps(runs.size()))) {
+            return rounds.run(runs, (run, warmUp) -> {
+                if (!run.workload().direct()) {
+                    PageCache.warm(data);
+                }
+                return run.measure(run.workload().writes() ? scratch : data, s, fio);
+            }, context.report(), progress);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.hpio.bench.io;
 
+import org.hpio.bench.measure.Stats;
 import org.hpio.bench.ranks.RankGroup;
 
 import java.io.BufferedReader;

@@ -2,12 +2,15 @@ package org.hpio.bench.nio;
 
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
+import org.hpio.bench.report.TargetsTable;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.DoublePredicate;
 import java.util.function.ToDoubleFunction;
+
+import static org.hpio.bench.report.Numbers.format;
+import static org.hpio.bench.report.TargetsTable.FOR_COMPARISON;
 
 /** The nio suite's results, tables and targets, from checked figures of one run. */
 final class NioReport {
@@ -113,29 +116,31 @@ final class NioReport {
     }
 
     private static Table targets(SuiteReport report, List<NioRun.Measured> measured, NioSettings s) {
-        Table t = report.quotedTable("Targets, same run", List.of("ratio", "metric", "value", "target", "met"));
+        TargetsTable targets = new TargetsTable(report, report.quotedTable("Targets, same run",
+                List.of("ratio", "metric", "value", "target", "met")));
+        Table t = targets.table();
         int qd = NioSettings.TARGET_DEPTH;
-        ratio(report, t, measured, "hpio-afc-qd" + qd, "uring-qd" + qd, "iops", m -> m.number("iops"), ">= 0.9",
+        ratio(targets, measured, "hpio-afc-qd" + qd, "uring-qd" + qd, "iops", m -> m.number("iops"), ">= 0.9",
                 v -> v >= 0.9);
-        ratio(report, t, measured, "hpio-afc-qd" + qd, "jdk-afc-qd" + qd, "cpu-per-io", m -> m.number("cpu-per-io"),
+        ratio(targets, measured, "hpio-afc-qd" + qd, "jdk-afc-qd" + qd, "cpu-per-io", m -> m.number("cpu-per-io"),
                 "<= 0.5", v -> v <= 0.5);
         for (int depth : s.depths()) {
             if (depth != qd) {
-                ratio(report, t, measured, "hpio-afc-qd" + depth, "jdk-afc-qd" + depth, "iops", m -> m.number("iops"),
-                        "(for comparison)", null);
-                ratio(report, t, measured, "hpio-afc-qd" + depth, "jdk-afc-qd" + depth, "cpu-per-io",
-                        m -> m.number("cpu-per-io"), "(for comparison)", null);
+                ratio(targets, measured, "hpio-afc-qd" + depth, "jdk-afc-qd" + depth, "iops", m -> m.number("iops"),
+                        FOR_COMPARISON, null);
+                ratio(targets, measured, "hpio-afc-qd" + depth, "jdk-afc-qd" + depth, "cpu-per-io",
+                        m -> m.number("cpu-per-io"), FOR_COMPARISON, null);
             }
         }
-        ratio(report, t, measured, "hpio-afc-qd" + qd, "jdk-afc-qd" + qd, "iops", m -> m.number("iops"),
-                "(for comparison)", null);
+        ratio(targets, measured, "hpio-afc-qd" + qd, "jdk-afc-qd" + qd, "iops", m -> m.number("iops"),
+                FOR_COMPARISON, null);
         for (int threads : s.threads()) {
-            ratio(report, t, measured, "hpio-vt" + threads, "jdk-vt" + threads, "iops", m -> m.number("iops"), ">= 1.0",
+            ratio(targets, measured, "hpio-vt" + threads, "jdk-vt" + threads, "iops", m -> m.number("iops"), ">= 1.0",
                     v -> v >= 1.0);
-            ratio(report, t, measured, "hpio-vt" + threads, "jdk-vt" + threads, "peak-os-threads",
+            ratio(targets, measured, "hpio-vt" + threads, "jdk-vt" + threads, "peak-os-threads",
                     m -> m.number("peak-os-threads"), "<= 0.1", v -> v <= 0.1);
-            ratio(report, t, measured, "hpio-vt" + threads, "jdk-vt" + threads, "cpu-per-io",
-                    m -> m.number("cpu-per-io"), "(for comparison)", null);
+            ratio(targets, measured, "hpio-vt" + threads, "jdk-vt" + threads, "cpu-per-io",
+                    m -> m.number("cpu-per-io"), FOR_COMPARISON, null);
         }
         find(measured, "jdk-flood").ifPresent(m -> {
             boolean grew = m.flag("out-of-memory") || m.number("peak-pending") > 2 * s.stagedWrites();
@@ -166,23 +171,9 @@ final class NioReport {
     }
 
     /** Adds the row and result {@code a-vs-b} when both were measured. */
-    private static void ratio(SuiteReport report, Table t, List<NioRun.Measured> measured, String a, String b,
-                              String metric, ToDoubleFunction<NioRun.Measured> value, String target,
-                              DoublePredicate met) {
-        Optional<NioRun.Measured> x = find(measured, a);
-        Optional<NioRun.Measured> y = find(measured, b);
-        if (x.isEmpty() || y.isEmpty()) {
-            return;
-        }
-        double ratio = value.applyAsDouble(x.get()) / value.applyAsDouble(y.get());
-        if (!Double.isFinite(ratio)) {
-            return;
-        }
-        report.result(a + "-vs-" + b, metric, ratio, "ratio");
-        t.row(a + " / " + b, metric, format("%.2f", ratio), target, met == null ? "" : met.test(ratio) ? "yes" : "no");
-    }
-
-    static String format(String pattern, double value) {
-        return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, pattern, value);
+    private static void ratio(TargetsTable targets, List<NioRun.Measured> measured, String a, String b, String metric,
+                              ToDoubleFunction<NioRun.Measured> value, String target, DoublePredicate met) {
+        targets.ratio(a, b, metric, find(measured, a).stream().mapToDouble(value).findFirst(),
+                find(measured, b).stream().mapToDouble(value).findFirst(), target, met);
     }
 }

@@ -2,7 +2,8 @@ package org.hpio.bench.nio;
 
 import org.hpio.bench.engine.EngineBaseline;
 import org.hpio.bench.io.PageCache;
-import org.hpio.bench.report.Medians;
+import org.hpio.bench.measure.Medians;
+import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -72,46 +73,18 @@ public final class NioSuite implements Suite {
                 }
                 PageCache.drop(data);
             }
-            try (Progress progress = context.progress("rows", (long) reads.size() * s.rounds() + floods.size())) {
-                List<NioRun.Measured> rounds = new ArrayList<>();
-                for (int round = 0; round < s.rounds(); round++) {
-                    for (NioRun run : round % 2 == 0 ? reads : reads.reversed()) {
-                        progress.message(run.configuration() + " (round " + (round + 1) + " of " + s.rounds() + ")");
-                        measure(report, run, () -> rounds.add(read(run, data, s, dir)));
-                        progress.step();
-                    }
-                }
-                measured.addAll(Medians.byName(rounds, NioRun.Measured::name, m -> m.number("iops")));
-                for (NioRun run : floods) {
-                    progress.message(run.configuration());
-                    Path file = dir.resolve(run.configuration() + ".bin");
-                    try {
-                        measure(report, run, () -> measured.add(flood(run, file, s, dir)));
-                    } finally {
-                        Files.deleteIfExists(file);
-                    }
-                    progress.step();
-                }
+            Rounds<NioRun> rounds = Rounds.of(s.rounds(), NioRun::configuration).alternating();
+            Rounds<NioRun> once = Rounds.of(1, NioRun::configuration);
+            try (Progress progress = context.progress("rows", rounds.steps(reads.size()) + once.steps(floods.size()))) {
+                List<NioRun.Measured> readRounds = rounds.run(reads, (run, warmUp) -> read(run, data, s, dir), report,
+                        progress);
+                measured.addAll(Medians.byName(readRounds, NioRun.Measured::name, m -> m.number("iops")));
+                measured.addAll(once.run(floods, (run, warmUp) -> flood(run, s, dir), report, progress));
             }
         } finally {
             Files.deleteIfExists(data);
         }
         NioReport.write(report, measured, s);
-    }
-
-    private interface Measurement {
-        void run() throws Exception;
-    }
-
-    /** A row that fails (a wrong byte, an error, a hung JVM) gets no figure; the report says why. */
-    private static void measure(SuiteReport report, NioRun run, Measurement m) throws InterruptedException {
-        try {
-            m.run();
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception | LinkageError e) {
-            report.failure(run.configuration(), e);
-        }
     }
 
     /** (b) and (c), each JDK row beside its hpio row, then the engine's uring-qd32. */
@@ -182,13 +155,19 @@ public final class NioSuite implements Suite {
         return new NioRun.Measured(run, figures);
     }
 
-    private static NioRun.Measured flood(NioRun run, Path file, NioSettings s, Path dir) throws Exception {
+    /** A flood row, its file deleted after it. */
+    private static NioRun.Measured flood(NioRun run, NioSettings s, Path dir) throws Exception {
+        Path file = dir.resolve(run.configuration() + ".bin");
         List<String> args = List.of(NioRun.FLOOD, file.toString(), Integer.toString(s.floodWrites()),
                 Integer.toString(s.floodWriteBytes()));
-        Map<String, String> figures = ChildJvm.run(run.configuration(),
-                ChildJvm.jvmOptions(run.hpio(), List.of("-Xmx" + s.floodHeap())), args, dir, ROW_TIMEOUT_SECONDS);
-        requireProvider(run, figures);
-        return new NioRun.Measured(run, figures);
+        try {
+            Map<String, String> figures = ChildJvm.run(run.configuration(),
+                    ChildJvm.jvmOptions(run.hpio(), List.of("-Xmx" + s.floodHeap())), args, dir, ROW_TIMEOUT_SECONDS);
+            requireProvider(run, figures);
+            return new NioRun.Measured(run, figures);
+        } finally {
+            Files.deleteIfExists(file);
+        }
     }
 
     /** The row's channel is the provider's: hpio's class on hpio's rows, the JDK's on the JDK's. */

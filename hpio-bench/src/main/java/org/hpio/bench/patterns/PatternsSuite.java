@@ -4,7 +4,8 @@ import org.hpio.bench.io.CProgram;
 import org.hpio.bench.io.DataFiles;
 import org.hpio.bench.io.Elements;
 import org.hpio.bench.io.PageCache;
-import org.hpio.bench.report.Medians;
+import org.hpio.bench.measure.Medians;
+import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -16,10 +17,8 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * {@code hpio bench patterns}: the tuning study of 004 (Xu and Guo) on today's machine. Sequential and random
@@ -98,47 +97,32 @@ public final class PatternsSuite implements Suite {
         return ways.stream().filter(w -> options.includes(w.name())).toList();
     }
 
+    /** A way at a point of a sweep: what one run measures. */
+    private record Case(Way way, Sweeps.Kind kind, Point point) {
+        String key() {
+            return new Measured(way.name(), kind, point, 0).key();
+        }
+    }
+
+    /** Every sweep's points, each with every way that supports it, in rounds after a shortened warm-up round. */
     private static List<Measured> measure(BenchContext context, List<Way> ways, long fileSize, Path data, Path scratch,
-                                          Source source, Expected expected) throws IOException {
-        List<Measured> measured = new ArrayList<>();
-        Set<String> failed = new HashSet<>();
-        int rounds = context.options().repetitions();
-        List<Point> all = new ArrayList<>();
-        List<Sweeps.Kind> kinds = new ArrayList<>();
+                                          Source source, Expected expected) throws InterruptedException {
+        List<Case> cases = new ArrayList<>();
         for (Sweeps.Kind kind : Sweeps.Kind.values()) {
             for (Access access : Access.values()) {
                 for (Point p : Sweeps.points(kind, access, fileSize, context.options().quick())) {
-                    all.add(p);
-                    kinds.add(kind);
+                    ways.stream().filter(way -> way.supports(p)).forEach(way -> cases.add(new Case(way, kind, p)));
                 }
             }
         }
-        try (Progress progress = context.progress("points", (long) (rounds + 1) * all.size() * ways.size())) {
-            for (int round = -1; round < rounds; round++) {
-                for (int i = 0; i < all.size(); i++) {
-                    Point p = all.get(i);
-                    for (Way way : ways) {
-                        progress.step();
-                        Measured m = new Measured(way.name(), kinds.get(i), p, 0);
-                        if (!way.supports(p) || failed.contains(m.key())) {
-                            continue;
-                        }
-                        progress.message(m.key());
-                        try {
-                            Point run = round < 0 ? p.withOps(Math.min(p.ops(), WARM_UP_OPS)) : p;
-                            double seconds = once(way, run, run.access().write() ? scratch : data, source, expected);
-                            if (round >= 0) {
-                                measured.add(new Measured(way.name(), kinds.get(i), p, seconds));
-                            }
-                        } catch (IOException | RuntimeException e) {
-                            failed.add(m.key());
-                            context.report().failure(m.key(), e);
-                        }
-                    }
-                }
-            }
+        Rounds<Case> rounds = Rounds.of(context.options().repetitions(), Case::key).warmUpRounds(1).droppingFailed();
+        try (Progress progress = context.progress("points", rounds.steps(cases.size()))) {
+            return rounds.run(cases, (c, warmUp) -> {
+                Point run = warmUp ? c.point().withOps(Math.min(c.point().ops(), WARM_UP_OPS)) : c.point();
+                double seconds = once(c.way(), run, run.access().write() ? scratch : data, source, expected);
+                return new Measured(c.way().name(), c.kind(), c.point(), seconds);
+            }, context.report(), progress);
         }
-        return measured;
     }
 
     /** One checked run of {@code way} at {@code p}; writes go to a fresh sparse file of the file's size. */

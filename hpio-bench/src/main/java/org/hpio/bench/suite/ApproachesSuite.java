@@ -4,8 +4,8 @@ import org.hpio.bench.io.DataFiles;
 import org.hpio.bench.io.Elements;
 import org.hpio.bench.io.PageCache;
 import org.hpio.bench.io.SharedFileRun.Plan;
-import org.hpio.bench.io.Stats;
 import org.hpio.bench.io.TestData;
+import org.hpio.bench.measure.Stats;
 import org.hpio.bench.report.Chart;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
@@ -20,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+
+import static org.hpio.bench.report.Numbers.format;
 
 /**
  * {@code hpio bench approaches}: 001 §4's experiment. 1, 2 and 4 threads, and as many processes, each read or
@@ -177,7 +179,7 @@ public final class ApproachesSuite implements Suite {
                 List<Double> ys = new ArrayList<>();
                 for (int w : counts) {
                     double v = values.get(w);
-                    row.add(BulkSuite.mb(v));
+                    row.add(format("%.0f", v));
                     xs.add((double) w);
                     ys.add(v);
                     String suffix = (mode.startsWith("threads") ? "-t" : "-p") + w;

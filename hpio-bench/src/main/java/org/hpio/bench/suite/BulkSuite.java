@@ -6,12 +6,13 @@ import org.hpio.bench.io.DataFiles;
 import org.hpio.bench.io.Elements;
 import org.hpio.bench.io.PageCache;
 import org.hpio.bench.io.SharedFileRun.Plan;
-import org.hpio.bench.io.Stats;
 import org.hpio.bench.io.TestData;
+import org.hpio.bench.measure.Stats;
 import org.hpio.bench.report.Chart;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
+import org.hpio.bench.report.TargetsTable;
 
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -21,6 +22,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.DoublePredicate;
+
+import static org.hpio.bench.report.Numbers.format;
+import static org.hpio.bench.report.TargetsTable.FOR_COMPARISON;
 
 /**
  * {@code hpio bench bulk}: read and write one file of longs with every configuration of 000 Table 1 and 001 §3,
@@ -176,7 +181,8 @@ public final class BulkSuite implements Suite {
             boolean prefix = row.readBytes() < fullBytes;
             table.row(name, row.contender().description(),
                     BenchOptions.formatSize(row.readBytes()) + (prefix ? " (prefix)" : ""),
-                    mb(row.readWarm()), mb(row.readCold()), mb(row.write()));
+                    format("%.0f", row.readWarm()), format("%.0f", row.readCold()),
+                    format("%.0f", row.write()));
             result(report, name, "read", row.readWarm());
             result(report, name, "read-cold", row.readCold());
             result(report, name, "write", row.write());
@@ -205,41 +211,28 @@ public final class BulkSuite implements Suite {
      * comparison.
      */
     private static Table ratios(SuiteReport report, List<Row> rows) {
-        Table table = report.quotedTable("Targets, same run (warm page cache)", List.of("ratio", "value", "target", "met"));
-        ratio(report, table, rows, "bulkraf", "nio", "read", 1.0);
-        ratio(report, table, rows, "bulkraf", "mmap", "read", 0.8);
-        ratio(report, table, rows, "bulk-native", "mmap-native", "read", 0.8);
-        ratio(report, table, rows, "bulkraf", "dsb", "read", 10);
-        ratio(report, table, rows, "bulkraf", "c", "write", 0.9);
-        ratio(report, table, rows, "bulkds-file", "nio", "read", 1.0);
-        ratio(report, table, rows, "bulkds-file", "mmap", "read", 0.8);
-        ratio(report, table, rows, "bulkds-file-native", "mmap-native", "read", 0.8);
-        ratio(report, table, rows, "bulkraf", "c", "read", 0.8);
-        ratio(report, table, rows, "bulk-native", "mmap", "read", 0.8);
-        ratio(report, table, rows, "bulk-native", "c-native", "read", Double.NaN);
-        ratio(report, table, rows, "bulk-native", "c-native", "write", Double.NaN);
-        ratio(report, table, rows, "bulkraf", "nio", "write", Double.NaN);
-        return table;
+        TargetsTable table = new TargetsTable(report, report.quotedTable("Targets, same run (warm page cache)",
+                List.of("ratio", "value", "target", "met")));
+        ratio(table, rows, "bulkraf", "nio", "read", ">= 1", v -> v >= 1.0);
+        ratio(table, rows, "bulkraf", "mmap", "read", ">= 0.8", v -> v >= 0.8);
+        ratio(table, rows, "bulk-native", "mmap-native", "read", ">= 0.8", v -> v >= 0.8);
+        ratio(table, rows, "bulkraf", "dsb", "read", ">= 10", v -> v >= 10);
+        ratio(table, rows, "bulkraf", "c", "write", ">= 0.9", v -> v >= 0.9);
+        ratio(table, rows, "bulkds-file", "nio", "read", ">= 1", v -> v >= 1.0);
+        ratio(table, rows, "bulkds-file", "mmap", "read", ">= 0.8", v -> v >= 0.8);
+        ratio(table, rows, "bulkds-file-native", "mmap-native", "read", ">= 0.8", v -> v >= 0.8);
+        ratio(table, rows, "bulkraf", "c", "read", ">= 0.8", v -> v >= 0.8);
+        ratio(table, rows, "bulk-native", "mmap", "read", ">= 0.8", v -> v >= 0.8);
+        ratio(table, rows, "bulk-native", "c-native", "read", FOR_COMPARISON, null);
+        ratio(table, rows, "bulk-native", "c-native", "write", FOR_COMPARISON, null);
+        ratio(table, rows, "bulkraf", "nio", "write", FOR_COMPARISON, null);
+        return table.table();
     }
 
-    /** One row: a / b for {@code metric}; {@code atLeast} NaN for a row shown for comparison only. */
-    private static void ratio(SuiteReport report, Table table, List<Row> rows, String a, String b, String metric,
-                              double atLeast) {
-        OptionalDouble x = figure(rows, a, metric);
-        OptionalDouble y = figure(rows, b, metric);
-        if (x.isEmpty() || y.isEmpty()) {
-            return;
-        }
-        double value = x.getAsDouble() / y.getAsDouble();
-        report.result(a + "-vs-" + b, metric, value, "ratio");
-        boolean target = !Double.isNaN(atLeast);
-        table.row(a + " / " + b + " (" + metric + ")", String.format(Locale.ROOT, "%.2f", value),
-                target ? String.format(Locale.ROOT, ">= %s", trim(atLeast)) : "(for comparison)",
-                target ? (value >= atLeast ? "yes" : "no") : "");
-    }
-
-    private static String trim(double value) {
-        return value == Math.rint(value) ? String.valueOf((long) value) : String.valueOf(value);
+    /** One row: a / b for {@code metric}; {@code met} null for a row shown for comparison only. */
+    private static void ratio(TargetsTable table, List<Row> rows, String a, String b, String metric, String target,
+                              DoublePredicate met) {
+        table.ratio(a, b, metric, figure(rows, a, metric), figure(rows, b, metric), target, met);
     }
 
     private static OptionalDouble figure(List<Row> rows, String name, String metric) {
@@ -252,9 +245,5 @@ public final class BulkSuite implements Suite {
         if (!Double.isNaN(value)) {
             report.result(name, metric, value, "MB/s");
         }
-    }
-
-    static String mb(double value) {
-        return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, "%.0f", value);
     }
 }

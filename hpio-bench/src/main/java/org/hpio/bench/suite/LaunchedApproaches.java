@@ -7,8 +7,8 @@ import org.hpio.bench.io.Elements;
 import org.hpio.bench.io.RankFigures;
 import org.hpio.bench.io.SharedFileRun.Op;
 import org.hpio.bench.io.SharedFileRun.Plan;
-import org.hpio.bench.io.Stats;
 import org.hpio.bench.io.TestData;
+import org.hpio.bench.measure.Stats;
 import org.hpio.bench.ranks.RankFailedException;
 import org.hpio.bench.ranks.RankGroup;
 import org.hpio.bench.ranks.RankTimeouts;
@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+
+import static org.hpio.bench.report.Numbers.format;
 
 /**
  * {@code hpio bench approaches} run by a launcher ({@code mpirun -np N ./hpio bench approaches}, {@code srun}):
@@ -180,7 +182,7 @@ final class LaunchedApproaches {
                 pick = r;
             }
         }
-        return BulkSuite.mb(mbPerSecondByRank[pick]) + " (rank " + pick + ", " + hosts.get(pick) + ")";
+        return format("%.0f", mbPerSecondByRank[pick]) + " (rank " + pick + ", " + hosts.get(pick) + ")";
     }
 
     /** "node1: ranks 0, 1; node2: ranks 2, 3". */
@@ -202,7 +204,7 @@ final class LaunchedApproaches {
         for (Row row : rows) {
             String name = row.approach().name();
             table.row(name, BenchOptions.formatSize(row.bytes()) + (row.bytes() < fullBytes ? " (prefix)" : ""),
-                    BulkSuite.mb(row.read()), BulkSuite.mb(row.write()));
+                    format("%.0f", row.read()), format("%.0f", row.write()));
             report.result(name + "-r" + n, "read", row.read(), "MB/s");
             report.result(name + "-r" + n, "write", row.write(), "MB/s");
         }

@@ -2,7 +2,7 @@ package org.hpio.bench.suite;
 
 import org.hpio.bench.io.DataFiles;
 import org.hpio.bench.io.Elements;
-import org.hpio.bench.io.Stats;
+import org.hpio.bench.measure.Repeats;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
 import org.hpio.bulk.BulkRandomAccessFile;
@@ -15,9 +15,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+
+import static org.hpio.bench.report.Numbers.format;
 
 /**
  * The bulk suite's small reads, where the fixed cost of a call dominates: 4 KiB of longs at successive
@@ -69,7 +69,7 @@ final class SmallReads {
             }
             for (int w = 0; w < ways.size(); w++) {
                 String name = ways.get(w).name();
-                table.row(name, fmt(micros[w][0]), fmt(micros[w][1]));
+                table.row(name, format("%.2f", micros[w][0]), format("%.2f", micros[w][1]));
                 report.result(name + "-4k", "read-call", micros[w][0], "us");
                 report.result(name + "-1k-file", "read-call", micros[w][1], "us");
             }
@@ -85,21 +85,17 @@ final class SmallReads {
     /** Median microseconds per call over {@code rounds} rounds (after one untimed round). */
     private static double perCall(Way way, Path file, int bytes, long span, int rounds) throws IOException {
         long[] longs = new long[bytes / 8];
-        double[] seconds = new double[rounds];
         try (Reader reader = way.factory().open(file)) {
-            for (int r = -1; r < rounds; r++) {
+            return Repeats.median(1, rounds, warmUp -> {
                 long position = 0;
                 long start = System.nanoTime();
                 for (int i = 0; i < CALLS; i++) {
                     reader.read(position, longs);
                     position = (position + bytes) % span;
                 }
-                if (r >= 0) {
-                    seconds[r] = (System.nanoTime() - start) / 1e9;
-                }
-            }
+                return (System.nanoTime() - start) / 1e9;
+            }) * 1e6 / CALLS;
         }
-        return Stats.median(seconds) * 1e6 / CALLS;
     }
 
     private static Reader bulk(Path file, ByteOrder order) throws IOException {
@@ -135,9 +131,5 @@ final class SmallReads {
                 channel.close();
             }
         };
-    }
-
-    private static String fmt(double micros) {
-        return String.format(Locale.ROOT, "%.2f", micros);
     }
 }

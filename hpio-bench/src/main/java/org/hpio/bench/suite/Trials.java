@@ -5,8 +5,8 @@ import org.hpio.bench.io.FileChecksum;
 import org.hpio.bench.io.PageCache;
 import org.hpio.bench.io.SharedFileRun.Op;
 import org.hpio.bench.io.SharedFileRun.Plan;
-import org.hpio.bench.io.Stats;
 import org.hpio.bench.io.TestData;
+import org.hpio.bench.measure.Repeats;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -65,24 +65,18 @@ final class Trials {
     /** Median seconds of reading {@code plan} (warm: already cached; cold: dropped before each repetition). */
     double read(Contender c, Plan plan, Contender.Workers workers, Object[] buffers, long expected, boolean cold)
             throws Exception {
-        if (warmUp) {
-            c.run(Op.READ, plan, workers, buffers, expected);
-        }
-        double[] seconds = new double[repetitions];
-        for (int r = 0; r < repetitions; r++) {
-            if (cold) {
+        return Repeats.median(warmUps(), repetitions, warmUp -> {
+            if (cold && !warmUp) {
                 PageCache.drop(plan.file());
             }
-            seconds[r] = c.run(Op.READ, plan, workers, buffers, expected);
-        }
-        return Stats.median(seconds);
+            return c.run(Op.READ, plan, workers, buffers, expected);
+        });
     }
 
     /** Median seconds of writing {@code plan} into a fresh file, each run checked. */
     double write(Contender c, Plan plan, Contender.Workers workers, Object[] buffers) throws Exception {
         long expected = TestData.expectedChecksum(0, plan.count(), plan.elements().size());
-        double[] seconds = new double[repetitions];
-        for (int r = warmUp ? -1 : 0; r < repetitions; r++) {
+        return Repeats.median(warmUps(), repetitions, warmUp -> {
             if (keepsFiles) {
                 DataFiles.recreateSparse(plan.file(), plan.bytes());
             }
@@ -91,11 +85,12 @@ final class Trials {
                 DataFiles.force(plan.file());
                 check(c, plan, expected);
             }
-            if (r >= 0) {
-                seconds[r] = s;
-            }
-        }
-        return Stats.median(seconds);
+            return s;
+        });
+    }
+
+    private int warmUps() {
+        return warmUp ? 1 : 0;
     }
 
     /** Checks a written file against the generator; when it is wrong, the error names the blocks that are. */

@@ -1,4 +1,4 @@
-package org.hpio.bench.io;
+package org.hpio.bench.measure;
 
 import java.util.Arrays;
 

@@ -1,4 +1,4 @@
-package org.hpio.bench.report;
+package org.hpio.bench.measure;
 
 import java.util.ArrayList;
 import java.util.Comparator;
