@@ -72,28 +72,28 @@ public final class ArchiveSuite implements Suite {
     }
 
     /** The rows every workload gets: loose files, ZipFile, Archive.load stored and Deflate, the look-ahead loader. */
-    static List<Way> coreWays(TraceData data) {
-        List<Way> ways = new ArrayList<>();
+    static List<ArchiveConfig> coreConfigs(TraceData data) {
+        List<ArchiveConfig> configs = new ArrayList<>();
         LoadOptions defaults = LoadOptions.defaults();
-        ways.add(Way.readAllBytes(data));
-        ways.add(Way.looseHpio(data, defaults));
-        ways.add(Way.zipFile("zipfile-stored", data.stored()));
-        ways.add(Way.zipFile("zipfile-deflate", data.deflated()));
-        ways.add(Way.archive(STORED, data.stored(), defaults));
-        ways.add(Way.archive(MAIN, data.deflated(), defaults));
+        configs.add(ArchiveConfig.readAllBytes(data));
+        configs.add(ArchiveConfig.looseHpio(data, defaults));
+        configs.add(ArchiveConfig.zipFile("zipfile-stored", data.stored()));
+        configs.add(ArchiveConfig.zipFile("zipfile-deflate", data.deflated()));
+        configs.add(ArchiveConfig.archive(STORED, data.stored(), defaults));
+        configs.add(ArchiveConfig.archive(MAIN, data.deflated(), defaults));
         List<String> paths = data.loads().stream().map(TraceEvent::path).toList();
         if (data.zstd() != null) { // Zstandard (issue 20): plain load and look-ahead beside stored and Deflate
-            ways.add(Way.archive(ZSTD, data.zstd(), defaults));
-            ways.add(Way.lookAhead(ZSTD_AHEAD, data.zstd(), defaults, LookAhead.defaults(), paths));
+            configs.add(ArchiveConfig.archive(ZSTD, data.zstd(), defaults));
+            configs.add(ArchiveConfig.lookAhead(ZSTD_AHEAD, data.zstd(), defaults, LookAhead.defaults(), paths));
         }
         for (String ahead : List.of(STORED_AHEAD, DEFLATE_AHEAD)) {
             Path archive = ahead.equals(STORED_AHEAD) ? data.stored() : data.deflated();
-            ways.add(Way.lookAhead(ahead, archive, defaults, LookAhead.defaults(), paths));
-            ways.add(Way.lookAhead(ahead + "-direct", archive, defaults.withDirect(true), LookAhead.defaults(), paths));
-            ways.add(Way.lookAhead(ahead + "-noreuse", archive, defaults, LookAhead.defaults().withReuse(false), paths));
-            ways.add(Way.lookAhead(ahead + "-w0", archive, defaults, LookAhead.defaults().withWorkers(0), paths));
+            configs.add(ArchiveConfig.lookAhead(ahead, archive, defaults, LookAhead.defaults(), paths));
+            configs.add(ArchiveConfig.lookAhead(ahead + "-direct", archive, defaults.withDirect(true), LookAhead.defaults(), paths));
+            configs.add(ArchiveConfig.lookAhead(ahead + "-noreuse", archive, defaults, LookAhead.defaults().withReuse(false), paths));
+            configs.add(ArchiveConfig.lookAhead(ahead + "-w0", archive, defaults, LookAhead.defaults().withWorkers(0), paths));
         }
-        return ways;
+        return configs;
     }
 
     /**
@@ -106,26 +106,26 @@ public final class ArchiveSuite implements Suite {
     }
 
     /** The recorded trace's rows: the core ones, then the cache, inflation and O_DIRECT rows and both sweeps. */
-    static List<Way> ways(TraceData data) {
-        List<Way> ways = new ArrayList<>(coreWays(data));
+    static List<ArchiveConfig> configs(TraceData data) {
+        List<ArchiveConfig> configs = new ArrayList<>(coreConfigs(data));
         LoadOptions defaults = LoadOptions.defaults();
-        ways.add(Way.cachedArchive(STORED + "-cached", data.stored(), defaults, CACHE_BYTES));
-        ways.add(Way.cachedArchive(MAIN + "-cached", data.deflated(), defaults, CACHE_BYTES));
-        ways.add(Way.archive(MAIN + "-blocks", data.deflated(), defaults.withInflation(LoadOptions.Inflation.BLOCKS)));
-        ways.add(Way.archive(MAIN + "-jdk", data.deflated(), defaults.withInflation(LoadOptions.Inflation.WHOLE_JDK)));
-        ways.add(Way.archive(archiveName(false, 32, 4, true), data.stored(), defaults.withDirect(true)));
-        ways.add(Way.archive(archiveName(true, 32, 4, true), data.deflated(), defaults.withDirect(true)));
+        configs.add(ArchiveConfig.cachedArchive(STORED + "-cached", data.stored(), defaults, CACHE_BYTES));
+        configs.add(ArchiveConfig.cachedArchive(MAIN + "-cached", data.deflated(), defaults, CACHE_BYTES));
+        configs.add(ArchiveConfig.archive(MAIN + "-blocks", data.deflated(), defaults.withInflation(LoadOptions.Inflation.BLOCKS)));
+        configs.add(ArchiveConfig.archive(MAIN + "-jdk", data.deflated(), defaults.withInflation(LoadOptions.Inflation.WHOLE_JDK)));
+        configs.add(ArchiveConfig.archive(archiveName(false, 32, 4, true), data.stored(), defaults.withDirect(true)));
+        configs.add(ArchiveConfig.archive(archiveName(true, 32, 4, true), data.deflated(), defaults.withDirect(true)));
         for (int kib : BLOCK_SIZES_KIB) {
             if (kib != 32) {
-                ways.add(Way.archive(archiveName(true, kib, 4, false), data.deflated(), defaults.withBlockSize(kib << 10)));
+                configs.add(ArchiveConfig.archive(archiveName(true, kib, 4, false), data.deflated(), defaults.withBlockSize(kib << 10)));
             }
         }
         for (int depth : QUEUE_DEPTHS) {
             if (depth != 4) {
-                ways.add(Way.archive(archiveName(true, 32, depth, false), data.deflated(), defaults.withQueueDepth(depth)));
+                configs.add(ArchiveConfig.archive(archiveName(true, 32, depth, false), data.deflated(), defaults.withQueueDepth(depth)));
             }
         }
-        return ways;
+        return configs;
     }
 
     @Override
@@ -146,19 +146,19 @@ public final class ArchiveSuite implements Suite {
     private static List<Measured> replayWorkload(BenchContext context, Workload w, ColdStart coldStart)
             throws Exception {
         BenchOptions options = context.options();
-        if (w.ways().apply(TraceData.none()).stream().noneMatch(way -> w.selects(options, way.name()))) {
+        if (w.configs().apply(TraceData.none()).stream().noneMatch(config -> w.selects(options, config.name()))) {
             return List.of();
         }
         Path dir = context.workDir().resolve(w.name());
         TraceData data = TraceData.prepare(dir, w.source().get(), options.size().orElse(Long.MAX_VALUE));
         try {
-            List<Way> ways = w.ways().apply(data).stream().filter(way -> w.selects(options, way.name()))
-                    .filter(way -> !(options.quick() && options.configs().isEmpty() && isSweepPoint(way.name())))
+            List<ArchiveConfig> configs = w.configs().apply(data).stream().filter(config -> w.selects(options, config.name()))
+                    .filter(config -> !(options.quick() && options.configs().isEmpty() && isSweepPoint(config.name())))
                     .toList();
             describe(context.report(), w, data);
-            List<Measured> measured = Replays.replayAll(context, w, data, ways, coldStart);
+            List<Measured> measured = Replays.replayAll(context, w, data, configs, coldStart);
             List<Measured> medians = Medians.byName(measured, Measured::key, Measured::mbPerSecond);
-            ReplayTables.report(context.report(), w, medians, Replays.countSyscalls(context, w, data, ways));
+            ReplayTables.report(context.report(), w, medians, Replays.countSyscalls(context, w, data, configs));
             return medians;
         } finally {
             data.delete();

@@ -59,7 +59,7 @@ public final class EngineSuite implements Suite {
         long size = options.sizeOr(DEFAULT_SIZE, QUICK_SIZE) / (1 << 20) * (1 << 20);
         PatternFile.requireChunks(size);
         SuiteReport report = context.report();
-        List<EngineRun> runs = EnginePlan.plan(options, s, size);
+        List<EngineSuiteConfig> runs = EnginePlan.plan(options, s, size);
         Optional<Fio> fio = Optional.empty();
         if (runs.stream().anyMatch(r -> r.mechanism() == Mechanism.FIO)) {
             fio = Fio.find();
@@ -92,9 +92,9 @@ public final class EngineSuite implements Suite {
     }
 
     /** Every run in {@code s.rounds()} rounds, every other one in reverse order; buffered runs on a warm file. */
-    private static List<Figures> measureRounds(BenchContext context, List<EngineRun> runs, EngineSettings s, Path data,
+    private static List<Figures> measureRounds(BenchContext context, List<EngineSuiteConfig> runs, EngineSettings s, Path data,
                                                Path scratch, Optional<Fio> fio) throws InterruptedException {
-        Rounds<EngineRun> rounds = Rounds.of(s.rounds(), EngineRun::configuration).alternating();
+        Rounds<EngineSuiteConfig> rounds = Rounds.of(s.rounds(), EngineSuiteConfig::configuration).alternating();
         try (Progress progress = context.progress("configurations", rounds.steps(runs.size()))) {
             return rounds.run(runs, (run, warmUp) -> {
                 if (!run.workload().direct()) {
@@ -124,7 +124,7 @@ public final class EngineSuite implements Suite {
     private static void params(SuiteReport report, EngineSettings s, long size, Optional<Fio> fio) {
         report.param("file-size-bytes", size).param("file-size", BenchOptions.formatSize(size))
                 .param("random-block", "4 KiB, 4 KiB-aligned offsets uniform over the file (SplittableRandom, seed "
-                        + EngineRun.SEED + ")")
+                        + EngineSuiteConfig.SEED + ")")
                 .param("sequential-block", "1 MiB, from offset 0, wrapping at the end of the file")
                 .param("queue-depths-random", depths(s.randomDepths()))
                 .param("queue-depths-sequential", depths(s.sequentialDepths()))

@@ -19,13 +19,13 @@ final class NioReport {
     private NioReport() {
     }
 
-    static void write(SuiteReport report, List<NioRun.Measured> measured, NioSettings s) {
-        for (NioRun.Measured m : measured) {
+    static void write(SuiteReport report, List<NioConfig.Measured> measured, NioSettings s) {
+        for (NioConfig.Measured m : measured) {
             results(report, m);
         }
-        List<NioRun.Measured> afc = of(measured, NioRun.AFC, NioRun.URING);
-        List<NioRun.Measured> vthreads = of(measured, NioRun.VTHREADS);
-        List<NioRun.Measured> floods = of(measured, NioRun.FLOOD);
+        List<NioConfig.Measured> afc = of(measured, NioConfig.AFC, NioConfig.URING);
+        List<NioConfig.Measured> vthreads = of(measured, NioConfig.VTHREADS);
+        List<NioConfig.Measured> floods = of(measured, NioConfig.FLOOD);
         if (!floods.isEmpty()) {
             report.table(floodTable(floods, s));
         }
@@ -33,8 +33,8 @@ final class NioReport {
             Table t = new Table("(b) AsynchronousFileChannel, 4 KiB random O_DIRECT reads (page cache bypassed)",
                     List.of("configuration", "provider", "QD", "IOPS", "CPU µs / I/O", "p50 µs", "p99 µs",
                             "peak OS threads"));
-            for (NioRun.Measured m : afc) {
-                t.row(m.name(), provider(m), Integer.toString(m.run().parameter()), format("%.0f", m.number("iops")),
+            for (NioConfig.Measured m : afc) {
+                t.row(m.name(), provider(m), Integer.toString(m.config().parameter()), format("%.0f", m.number("iops")),
                         format("%.2f", m.number("cpu-per-io")), format("%.0f", m.number("p50")),
                         format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));
             }
@@ -46,8 +46,8 @@ final class NioReport {
             Table t = new Table("(c) FileChannel from virtual threads, 4 KiB random O_DIRECT reads",
                     List.of("configuration", "provider", "virtual threads", "IOPS", "CPU µs / I/O", "p50 µs",
                             "p99 µs", "peak OS threads"));
-            for (NioRun.Measured m : vthreads) {
-                t.row(m.name(), provider(m), Integer.toString(m.run().parameter()), format("%.0f", m.number("iops")),
+            for (NioConfig.Measured m : vthreads) {
+                t.row(m.name(), provider(m), Integer.toString(m.config().parameter()), format("%.0f", m.number("iops")),
                         format("%.2f", m.number("cpu-per-io")), format("%.0f", m.number("p50")),
                         format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));
             }
@@ -61,22 +61,22 @@ final class NioReport {
         }
     }
 
-    private static List<NioRun.Measured> of(List<NioRun.Measured> measured, String... kinds) {
+    private static List<NioConfig.Measured> of(List<NioConfig.Measured> measured, String... kinds) {
         List<String> wanted = List.of(kinds);
-        return measured.stream().filter(m -> wanted.contains(m.run().kind())).toList();
+        return measured.stream().filter(m -> wanted.contains(m.config().kind())).toList();
     }
 
-    private static String provider(NioRun.Measured m) {
-        return switch (m.run().provider()) {
+    private static String provider(NioConfig.Measured m) {
+        return switch (m.config().provider()) {
             case "jdk" -> "JDK";
             case "hpio" -> "hpio";
             default -> "hpio engine (no channel)";
         };
     }
 
-    private static void results(SuiteReport report, NioRun.Measured m) {
+    private static void results(SuiteReport report, NioConfig.Measured m) {
         String name = m.name();
-        if (m.run().kind().equals(NioRun.FLOOD)) {
+        if (m.config().kind().equals(NioConfig.FLOOD)) {
             report.result(name, "submitted", m.number("submitted"), "count");
             report.result(name, "acknowledged", m.number("acknowledged"), "count");
             report.result(name, "out-of-memory", m.flag("out-of-memory") ? 1 : 0, "count");
@@ -95,12 +95,12 @@ final class NioReport {
         }
     }
 
-    private static Table floodTable(List<NioRun.Measured> floods, NioSettings s) {
+    private static Table floodTable(List<NioConfig.Measured> floods, NioSettings s) {
         Table t = new Table("(a) 003's experiment: " + s.floodWrites() + " writes of "
                 + (s.floodWriteBytes() >> 20) + " MiB submitted without waiting, -Xmx" + s.floodHeap(),
                 List.of("configuration", "provider", "submitted", "acknowledged", "OutOfMemoryError",
                         "peak pending", "peak live heap MiB", "peak heap used MiB", "checked MiB", "seconds"));
-        for (NioRun.Measured m : floods) {
+        for (NioConfig.Measured m : floods) {
             t.row(m.name(), provider(m), format("%.0f", m.number("submitted")), format("%.0f", m.number("acknowledged")),
                     m.flag("out-of-memory") ? "yes" : "no", format("%.0f", m.number("peak-pending")),
                     format("%.1f", m.number("peak-live-heap") / MIB), format("%.1f", m.number("peak-heap-used") / MIB),
@@ -115,7 +115,7 @@ final class NioReport {
                 + "RandomAccessFile and compared word by word.");
     }
 
-    private static Table targets(SuiteReport report, List<NioRun.Measured> measured, NioSettings s) {
+    private static Table targets(SuiteReport report, List<NioConfig.Measured> measured, NioSettings s) {
         TargetsTable targets = new TargetsTable(report, report.quotedTable("Targets, same run",
                 List.of("ratio", "metric", "value", "target", "met")));
         Table t = targets.table();
@@ -166,13 +166,13 @@ final class NioReport {
                 + "with issue 17's targets; the machine is shared, so one run is one sample.");
     }
 
-    private static Optional<NioRun.Measured> find(List<NioRun.Measured> measured, String name) {
+    private static Optional<NioConfig.Measured> find(List<NioConfig.Measured> measured, String name) {
         return measured.stream().filter(m -> m.name().equals(name)).findFirst();
     }
 
     /** Adds the row and result {@code a-vs-b} when both were measured. */
-    private static void ratio(TargetsTable targets, List<NioRun.Measured> measured, String a, String b, String metric,
-                              ToDoubleFunction<NioRun.Measured> value, String target, DoublePredicate met) {
+    private static void ratio(TargetsTable targets, List<NioConfig.Measured> measured, String a, String b, String metric,
+                              ToDoubleFunction<NioConfig.Measured> value, String target, DoublePredicate met) {
         targets.ratio(a, b, metric, find(measured, a).stream().mapToDouble(value).findFirst(),
                 find(measured, b).stream().mapToDouble(value).findFirst(), target, met);
     }

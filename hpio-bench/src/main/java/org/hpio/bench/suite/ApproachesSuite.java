@@ -62,7 +62,7 @@ public final class ApproachesSuite implements Suite {
     }
 
     /** Aggregate MB/s by (workers kind, op) then worker count. */
-    private record Figures(Contender contender, long bytes, Map<String, Map<Integer, Double>> byMode) {
+    private record Figures(BulkConfig config, long bytes, Map<String, Map<Integer, Double>> byMode) {
     }
 
     @Override
@@ -92,7 +92,7 @@ public final class ApproachesSuite implements Suite {
         DataFiles.create(bigEndian, Elements.INT, count, ByteOrder.BIG_ENDIAN);
         DataFiles.create(nativeOrder, Elements.INT, count, ByteOrder.nativeOrder());
 
-        List<Contender> contenders = BulkSuite.contenders(context);
+        List<BulkConfig> configs = BulkSuite.configs(context);
         int maxWorkers = workerCounts.stream().max(Integer::compare).orElse(1);
         Trials trials = new Trials(options.repetitions()).quick(options.quick());
         Trials once = new Trials(1).quick(options.quick());
@@ -100,8 +100,8 @@ public final class ApproachesSuite implements Suite {
             once.withoutWarmUp();
         }
         List<Figures> figures = new ArrayList<>();
-        try (Progress progress = context.progress("configurations", contenders.size())) {
-            for (Contender c : contenders) {
+        try (Progress progress = context.progress("configurations", configs.size())) {
+            for (BulkConfig c : configs) {
                 progress.message(c.name());
                 try {
                     Path input = c.order() == ByteOrder.BIG_ENDIAN ? bigEndian : nativeOrder;
@@ -111,16 +111,16 @@ public final class ApproachesSuite implements Suite {
                     Object[] buffers = buffers(n, 1);
                     PageCache.warm(input);
                     Map<String, Map<Integer, Double>> byMode = new LinkedHashMap<>();
-                    for (Contender.Workers kind : List.of(Contender.Workers.THREADS, Contender.Workers.PROCESSES)) {
-                        Trials t = kind == Contender.Workers.THREADS ? trials : once;
+                    for (BulkConfig.Workers kind : List.of(BulkConfig.Workers.THREADS, BulkConfig.Workers.PROCESSES)) {
+                        Trials t = kind == BulkConfig.Workers.THREADS ? trials : once;
                         for (int w : counts(kind, workerCounts, options.quick())) {
-                            Object[] perWorker = kind == Contender.Workers.THREADS ? buffers(n, w) : null;
+                            Object[] perWorker = kind == BulkConfig.Workers.THREADS ? buffers(n, w) : null;
                             Plan read = new Plan(input, Elements.INT, n, w, c.order());
                             long expected = TestData.expectedChecksum(0, n, 4);
                             double readSeconds = t.read(c, read, kind, perWorker, expected, false);
                             Plan write = new Plan(output, Elements.INT, n, w, c.order());
                             double writeSeconds = t.write(c, write, kind, perWorker);
-                            String mode = kind == Contender.Workers.THREADS ? "threads" : "processes";
+                            String mode = kind == BulkConfig.Workers.THREADS ? "threads" : "processes";
                             byMode.computeIfAbsent(mode + " read", k -> new LinkedHashMap<>())
                                     .put(w, Stats.mbPerSecond(read.bytes(), readSeconds));
                             byMode.computeIfAbsent(mode + " write", k -> new LinkedHashMap<>())
@@ -145,8 +145,8 @@ public final class ApproachesSuite implements Suite {
      * The worker counts {@code kind} runs at: all of them, except that a quick run starts processes only at the
      * largest count (every process is a JVM of its own; one process is one thread's figure again).
      */
-    static List<Integer> counts(Contender.Workers kind, List<Integer> workerCounts, boolean quick) {
-        if (kind == Contender.Workers.PROCESSES && quick) {
+    static List<Integer> counts(BulkConfig.Workers kind, List<Integer> workerCounts, boolean quick) {
+        if (kind == BulkConfig.Workers.PROCESSES && quick) {
             return List.of(workerCounts.stream().max(Integer::compare).orElse(1));
         }
         return workerCounts;
@@ -164,8 +164,8 @@ public final class ApproachesSuite implements Suite {
     private static void report(SuiteReport report, List<Figures> figures, List<Integer> workerCounts, boolean quick,
                                long fullBytes, int maxWorkers) {
         for (String mode : List.of("threads read", "threads write", "processes read", "processes write")) {
-            List<Integer> counts = counts(mode.startsWith("threads") ? Contender.Workers.THREADS
-                    : Contender.Workers.PROCESSES, workerCounts, quick);
+            List<Integer> counts = counts(mode.startsWith("threads") ? BulkConfig.Workers.THREADS
+                    : BulkConfig.Workers.PROCESSES, workerCounts, quick);
             List<String> columns = new ArrayList<>(List.of("configuration", "data"));
             counts.forEach(w -> columns.add(w + (mode.startsWith("threads") ? " threads" : " processes")));
             Table table = new Table("Aggregate MB/s, " + mode, columns);
@@ -173,7 +173,7 @@ public final class ApproachesSuite implements Suite {
                     mode.startsWith("threads") ? "threads" : "processes", "aggregate MB/s", Chart.Kind.LINE);
             for (Figures f : figures) {
                 Map<Integer, Double> values = f.byMode().get(mode);
-                List<String> row = new ArrayList<>(List.of(f.contender().name(),
+                List<String> row = new ArrayList<>(List.of(f.config().name(),
                         BenchOptions.formatSize(f.bytes()) + (f.bytes() < fullBytes ? " (prefix)" : "")));
                 List<Double> xs = new ArrayList<>();
                 List<Double> ys = new ArrayList<>();
@@ -183,10 +183,10 @@ public final class ApproachesSuite implements Suite {
                     xs.add((double) w);
                     ys.add(v);
                     String suffix = (mode.startsWith("threads") ? "-t" : "-p") + w;
-                    report.result(f.contender().name() + suffix, mode.endsWith("read") ? "read" : "write", v, "MB/s");
+                    report.result(f.config().name() + suffix, mode.endsWith("read") ? "read" : "write", v, "MB/s");
                 }
                 table.row(row);
-                chart.add(Chart.Series.line(f.contender().name(), xs, ys));
+                chart.add(Chart.Series.line(f.config().name(), xs, ys));
             }
             table.note("Names in the JSON: CONFIG-tN (N threads of one process) and CONFIG-pN (N processes). "
                     + "Every read checksum and written file checked against the generator.");

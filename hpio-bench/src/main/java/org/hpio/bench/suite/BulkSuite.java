@@ -54,7 +54,7 @@ public final class BulkSuite implements Suite {
     }
 
     /** One configuration's figures in MB/s (NaN where not measured). */
-    private record Row(Contender contender, long readBytes, double readWarm, double readCold, long writeBytes,
+    private record Row(BulkConfig config, long readBytes, double readWarm, double readCold, long writeBytes,
                        double write) {
     }
 
@@ -81,15 +81,15 @@ public final class BulkSuite implements Suite {
         DataFiles.create(nativeOrder, Elements.LONG, count, ByteOrder.nativeOrder());
         describeCache(report, options, bigEndian);
 
-        List<Contender> contenders = contenders(context);
+        List<BulkConfig> configs = configs(context);
         Object[] buffers = {new long[Math.toIntExact(count)]};
         long expected = TestData.expectedChecksum(0, count, 8);
         long expectedPrefix = TestData.expectedChecksum(0, prefixCount, 8);
         Trials trials = new Trials(options.repetitions()).quick(options.quick());
         List<Row> rows = new ArrayList<>();
         Table smallReads = null;
-        try (Progress progress = context.progress("configurations", contenders.size())) {
-            for (Contender c : contenders) {
+        try (Progress progress = context.progress("configurations", configs.size())) {
+            for (BulkConfig c : configs) {
                 progress.message(c.name());
                 try {
                     Path input = c.order() == ByteOrder.BIG_ENDIAN ? bigEndian : nativeOrder;
@@ -98,14 +98,14 @@ public final class BulkSuite implements Suite {
                     long planExpected = plan.count() == count ? expected : expectedPrefix;
                     PageCache.warm(input);
                     double warm = options.cache().warm()
-                            ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, Contender.Workers.THREADS, buffers, planExpected, false))
+                            ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, BulkConfig.Workers.THREADS, buffers, planExpected, false))
                             : Double.NaN;
                     double cold = options.cache().cold()
-                            ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, Contender.Workers.THREADS, buffers, planExpected, true))
+                            ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, BulkConfig.Workers.THREADS, buffers, planExpected, true))
                             : Double.NaN;
                     Plan writePlan = new Plan(output, Elements.LONG, plan.count(), 1, c.order());
                     double write = Stats.mbPerSecond(writePlan.bytes(),
-                            trials.write(c, writePlan, Contender.Workers.THREADS, buffers));
+                            trials.write(c, writePlan, BulkConfig.Workers.THREADS, buffers));
                     rows.add(new Row(c, plan.bytes(), warm, cold, writePlan.bytes(), write));
                 } catch (Exception e) {
                     report.failure(c.name(), e);
@@ -129,18 +129,18 @@ public final class BulkSuite implements Suite {
         }
     }
 
-    static List<Contender> contenders(BenchContext context) throws java.io.IOException {
-        List<Contender> contenders = new ArrayList<>();
-        Approaches.all().forEach(a -> contenders.add(Contender.java(a)));
+    static List<BulkConfig> configs(BenchContext context) throws java.io.IOException {
+        List<BulkConfig> configs = new ArrayList<>();
+        Approaches.all().forEach(a -> configs.add(BulkConfig.java(a)));
         BenchOptions options = context.options();
         if (options.includes("c") || options.includes("c-native")) {
             Optional<CProgram> c = context.cProgram("hpio_bulkio");
             c.ifPresent(program -> {
-                contenders.add(Contender.c(program, ByteOrder.BIG_ENDIAN));
-                contenders.add(Contender.c(program, ByteOrder.nativeOrder()));
+                configs.add(BulkConfig.c(program, ByteOrder.BIG_ENDIAN));
+                configs.add(BulkConfig.c(program, ByteOrder.nativeOrder()));
             });
         }
-        List<Contender> chosen = contenders.stream().filter(c -> options.includes(c.name())).toList();
+        List<BulkConfig> chosen = configs.stream().filter(c -> options.includes(c.name())).toList();
         List<String> known = new ArrayList<>(Approaches.all().stream().map(a -> a.name()).toList());
         known.addAll(List.of("c", "c-native"));
         for (String name : options.configs()) {
@@ -177,9 +177,9 @@ public final class BulkSuite implements Suite {
         List<Double> cold = new ArrayList<>();
         List<Double> write = new ArrayList<>();
         for (Row row : rows) {
-            String name = row.contender().name();
+            String name = row.config().name();
             boolean prefix = row.readBytes() < fullBytes;
-            table.row(name, row.contender().description(),
+            table.row(name, row.config().description(),
                     BenchOptions.formatSize(row.readBytes()) + (prefix ? " (prefix)" : ""),
                     format("%.0f", row.readWarm()), format("%.0f", row.readCold()),
                     format("%.0f", row.write()));
@@ -236,7 +236,7 @@ public final class BulkSuite implements Suite {
     }
 
     private static OptionalDouble figure(List<Row> rows, String name, String metric) {
-        return rows.stream().filter(r -> r.contender().name().equals(name))
+        return rows.stream().filter(r -> r.config().name().equals(name))
                 .mapToDouble(r -> metric.equals("read") ? r.readWarm() : r.write())
                 .filter(v -> !Double.isNaN(v)).findFirst();
     }

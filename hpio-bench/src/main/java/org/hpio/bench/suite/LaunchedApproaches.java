@@ -116,18 +116,18 @@ final class LaunchedApproaches {
 
     /** Reads and writes with one approach, every rank its block; returns the aggregate figures. */
     private Row measure(Approach approach, Path input, long count, long prefixCount) throws Exception {
-        Contender contender = Contender.java(approach, Optional.of(new Contender.Launch(ranks, figures)));
+        BulkConfig config = BulkConfig.java(approach, Optional.of(new BulkConfig.Launch(ranks, figures)));
         Trials trials = new Trials(context.options().repetitions(), ranks.launch().isFirst())
                 .quick(context.options().quick());
         Object[] buffer = {Elements.INT.newArray(Math.toIntExact(count / ranks.size() + 1))};
         ByteOrder order = approach.fileOrder();
-        Plan read = trials.extent(contender, new Plan(input, Elements.INT, count, ranks.size(), order),
-                new Plan(input, Elements.INT, prefixCount, ranks.size(), order), buffer, Contender.Workers.RANKS);
+        Plan read = trials.extent(config, new Plan(input, Elements.INT, count, ranks.size(), order),
+                new Plan(input, Elements.INT, prefixCount, ranks.size(), order), buffer, BulkConfig.Workers.RANKS);
         long expected = TestData.expectedChecksum(0, read.count(), 4);
-        double readSeconds = trials.read(contender, read, Contender.Workers.RANKS, buffer, expected, false);
+        double readSeconds = trials.read(config, read, BulkConfig.Workers.RANKS, buffer, expected, false);
         Path output = context.workDir().resolve("ints-out-" + approach.name() + ".bin");
         Plan write = new Plan(output, Elements.INT, read.count(), ranks.size(), order);
-        double writeSeconds = trials.write(contender, write, Contender.Workers.RANKS, buffer);
+        double writeSeconds = trials.write(config, write, BulkConfig.Workers.RANKS, buffer);
         if (ranks.launch().isFirst() && !Boolean.getBoolean(KEEP_PROPERTY)) {
             Files.deleteIfExists(output);
         }

@@ -34,7 +34,7 @@ final class SmallReads {
         void read(long position, long[] longs) throws IOException;
     }
 
-    private record Way(String name, ReaderFactory factory) {
+    private record Config(String name, ReaderFactory factory) {
     }
 
     @FunctionalInterface
@@ -53,22 +53,22 @@ final class SmallReads {
         DataFiles.create(tinyBe, Elements.LONG, TINY_FILE_BYTES / 8, ByteOrder.BIG_ENDIAN);
         DataFiles.create(tinyNative, Elements.LONG, TINY_FILE_BYTES / 8, ByteOrder.nativeOrder());
         try {
-            List<Way> ways = List.of(
-                    new Way("bulkraf", file -> bulk(file, ByteOrder.BIG_ENDIAN)),
-                    new Way("bulk-native", file -> bulk(file, ByteOrder.nativeOrder())),
-                    new Way("nio", SmallReads::nio));
+            List<Config> configs = List.of(
+                    new Config("bulkraf", file -> bulk(file, ByteOrder.BIG_ENDIAN)),
+                    new Config("bulk-native", file -> bulk(file, ByteOrder.nativeOrder())),
+                    new Config("nio", SmallReads::nio));
             Table table = new Table("Small reads, microseconds per call (one open handle, warm)",
                     List.of("configuration", "4 KiB of a large file", "a whole 1 KiB file"));
             long span = Math.max(SMALL_BYTES, Math.min(fileBytes, 64L << 20) / SMALL_BYTES * SMALL_BYTES);
-            double[][] micros = new double[ways.size()][2];
-            for (int w = 0; w < ways.size(); w++) {
-                boolean nativeFile = ways.get(w).name().equals("bulk-native");
-                micros[w][0] = perCall(ways.get(w), nativeFile ? nativeOrder : bigEndian, SMALL_BYTES, span, rounds);
-                micros[w][1] = perCall(ways.get(w), nativeFile ? tinyNative : tinyBe, TINY_FILE_BYTES,
+            double[][] micros = new double[configs.size()][2];
+            for (int w = 0; w < configs.size(); w++) {
+                boolean nativeFile = configs.get(w).name().equals("bulk-native");
+                micros[w][0] = perCall(configs.get(w), nativeFile ? nativeOrder : bigEndian, SMALL_BYTES, span, rounds);
+                micros[w][1] = perCall(configs.get(w), nativeFile ? tinyNative : tinyBe, TINY_FILE_BYTES,
                         TINY_FILE_BYTES, rounds);
             }
-            for (int w = 0; w < ways.size(); w++) {
-                String name = ways.get(w).name();
+            for (int w = 0; w < configs.size(); w++) {
+                String name = configs.get(w).name();
                 table.row(name, format("%.2f", micros[w][0]), format("%.2f", micros[w][1]));
                 report.result(name + "-4k", "read-call", micros[w][0], "us");
                 report.result(name + "-1k-file", "read-call", micros[w][1], "us");
@@ -83,9 +83,9 @@ final class SmallReads {
     }
 
     /** Median microseconds per call over {@code rounds} rounds (after one untimed round). */
-    private static double perCall(Way way, Path file, int bytes, long span, int rounds) throws IOException {
+    private static double perCall(Config config, Path file, int bytes, long span, int rounds) throws IOException {
         long[] longs = new long[bytes / 8];
-        try (Reader reader = way.factory().open(file)) {
+        try (Reader reader = config.factory().open(file)) {
             return Repeats.median(1, rounds, warmUp -> {
                 long position = 0;
                 long start = System.nanoTime();

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Repeated, checked runs of one contender: an untimed warm-up (JIT, page cache), then the median of the
+ * Repeated, checked runs of one configuration: an untimed warm-up (JIT, page cache), then the median of the
  * configured repetitions. Cold reads drop the file's pages before every repetition. Writes go to a fresh sparse
  * file of the final size each time, and are forced and checked against the generator (with the JDK alone) after the clock
  * stopped; the time is that of the write calls, i.e. into the page cache.
@@ -63,7 +63,7 @@ final class Trials {
     }
 
     /** Median seconds of reading {@code plan} (warm: already cached; cold: dropped before each repetition). */
-    double read(Contender c, Plan plan, Contender.Workers workers, Object[] buffers, long expected, boolean cold)
+    double read(BulkConfig c, Plan plan, BulkConfig.Workers workers, Object[] buffers, long expected, boolean cold)
             throws Exception {
         return Repeats.median(warmUps(), repetitions, warmUp -> {
             if (cold && !warmUp) {
@@ -74,7 +74,7 @@ final class Trials {
     }
 
     /** Median seconds of writing {@code plan} into a fresh file, each run checked. */
-    double write(Contender c, Plan plan, Contender.Workers workers, Object[] buffers) throws Exception {
+    double write(BulkConfig c, Plan plan, BulkConfig.Workers workers, Object[] buffers) throws Exception {
         long expected = TestData.expectedChecksum(0, plan.count(), plan.elements().size());
         return Repeats.median(warmUps(), repetitions, warmUp -> {
             if (keepsFiles) {
@@ -94,7 +94,7 @@ final class Trials {
     }
 
     /** Checks a written file against the generator; when it is wrong, the error names the blocks that are. */
-    private static void check(Contender c, Plan plan, long expected) throws IOException {
+    private static void check(BulkConfig c, Plan plan, long expected) throws IOException {
         try {
             FileChecksum.verify(c.name(), plan.file(), plan.elements(), plan.order(), 0, plan.count(), expected);
         } catch (IOException e) {
@@ -119,12 +119,12 @@ final class Trials {
      * The plan to measure {@code c} on: the full one, or for a per-element configuration whose full run would
      * exceed {@link #FULL_RUN_LIMIT_SECONDS} (a quick run: {@link #QUICK_RUN_LIMIT_SECONDS}), the prefix (timed once on the prefix to decide).
      */
-    Plan extent(Contender c, Plan full, Plan prefix, Object[] buffers) throws Exception {
-        return extent(c, full, prefix, buffers, Contender.Workers.THREADS);
+    Plan extent(BulkConfig c, Plan full, Plan prefix, Object[] buffers) throws Exception {
+        return extent(c, full, prefix, buffers, BulkConfig.Workers.THREADS);
     }
 
-    /** {@link #extent(Contender, Plan, Plan, Object[])}, timing the prefix with {@code workers}. */
-    Plan extent(Contender c, Plan full, Plan prefix, Object[] buffers, Contender.Workers workers) throws Exception {
+    /** {@link #extent(BulkConfig, Plan, Plan, Object[])}, timing the prefix with {@code workers}. */
+    Plan extent(BulkConfig c, Plan full, Plan prefix, Object[] buffers, BulkConfig.Workers workers) throws Exception {
         if (!c.perElement() || prefix.count() >= full.count()) {
             return full;
         }

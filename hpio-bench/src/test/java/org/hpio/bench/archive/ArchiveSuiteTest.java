@@ -64,7 +64,7 @@ class ArchiveSuiteTest {
         SuiteReport report = new SuiteReport(suite.name(), suite.summary());
         suite.run(new BenchContext(options, report));
         assertEquals(List.of(), report.failures());
-        for (String config : ArchiveSuite.ways(TraceData.none()).stream().map(Way::name).toList()) {
+        for (String config : ArchiveSuite.configs(TraceData.none()).stream().map(ArchiveConfig::name).toList()) {
             for (String state : List.of("-cold", "-warm")) {
                 Result r = find(report, config + state, "effective-read");
                 assertTrue(r.value() > 0, r.toString());
@@ -74,7 +74,7 @@ class ArchiveSuiteTest {
         }
         double gameLoads = find(report, "game-loose-readallbytes-warm", "loads").value();
         assertTrue(gameLoads > 50, "the game workload's loads that fit " + TRACE_BYTES + " bytes: " + gameLoads);
-        for (String config : ArchiveSuite.coreWays(TraceData.none()).stream().map(Way::name).toList()) {
+        for (String config : ArchiveSuite.coreConfigs(TraceData.none()).stream().map(ArchiveConfig::name).toList()) {
             for (String state : List.of("-cold", "-warm")) {
                 assertTrue(find(report, "game-" + config + state, "effective-read").value() > 0);
                 assertEquals(gameLoads, find(report, "game-" + config + state, "loads").value());
@@ -116,7 +116,7 @@ class ArchiveSuiteTest {
         TraceData data = TraceData.prepare(work.resolve("d"), trace, work.resolve("root"), Long.MAX_VALUE);
         Files.writeString(data.tree().resolve("lib/a.py"), "changed\n".repeat(6250)); // same size, other bytes
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> Replays.replay(Workload.game(), Way.readAllBytes(data), data, null));
+                () -> Replays.replay(Workload.game(), ArchiveConfig.readAllBytes(data), data, null));
         assertTrue(e.getMessage().contains("lib/a.py"), e.getMessage());
         data.delete();
     }

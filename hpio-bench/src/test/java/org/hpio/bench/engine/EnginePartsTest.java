@@ -84,11 +84,11 @@ class EnginePartsTest {
 
     @Test
     void everyOtherRoundRunsInReverse() throws InterruptedException {
-        List<EngineRun> runs = List.of(new EngineRun(Workload.random(1 << 30), Mechanism.URING, 32),
-                new EngineRun(Workload.random(1 << 30), Mechanism.FIO, 32),
-                new EngineRun(Workload.random(1 << 30), Mechanism.THREADS, 32));
-        List<EngineRun> ran = new ArrayList<>();
-        Rounds.of(3, EngineRun::configuration).alternating().run(runs, (run, warmUp) -> ran.add(run),
+        List<EngineSuiteConfig> runs = List.of(new EngineSuiteConfig(Workload.random(1 << 30), Mechanism.URING, 32),
+                new EngineSuiteConfig(Workload.random(1 << 30), Mechanism.FIO, 32),
+                new EngineSuiteConfig(Workload.random(1 << 30), Mechanism.THREADS, 32));
+        List<EngineSuiteConfig> ran = new ArrayList<>();
+        Rounds.of(3, EngineSuiteConfig::configuration).alternating().run(runs, (run, warmUp) -> ran.add(run),
                 new SuiteReport("engine", ""), Progress.silent());
         assertEquals(runs, ran.subList(0, 3));
         assertEquals(List.of(runs.get(2), runs.get(1), runs.get(0)), ran.subList(3, 6));

@@ -57,7 +57,7 @@ class BenchChecksTest {
 
             Path output = dir.resolve("out-" + approach.name());
             Plan writePlan = new Plan(output, Elements.INT, count, 3, approach.fileOrder());
-            double seconds = new Trials(1).write(Contender.java(approach), writePlan, Contender.Workers.THREADS, buffers);
+            double seconds = new Trials(1).write(BulkConfig.java(approach), writePlan, BulkConfig.Workers.THREADS, buffers);
             assertTrue(seconds > 0, approach.name());
         }
     }
@@ -80,9 +80,9 @@ class BenchChecksTest {
         long count = 10_000;
         Plan plan = new Plan(dir.resolve("out"), Elements.INT, count, 2, ByteOrder.BIG_ENDIAN);
         Object[] buffers = {new int[plan.length(0)], new int[plan.length(1)]};
-        Contender bad = Contender.java(spoiling(Approaches.byName("nio")));
+        BulkConfig bad = BulkConfig.java(spoiling(Approaches.byName("nio")));
         IOException e = assertThrows(IOException.class,
-                () -> new Trials(1).write(bad, plan, Contender.Workers.THREADS, buffers));
+                () -> new Trials(1).write(bad, plan, BulkConfig.Workers.THREADS, buffers));
         assertTrue(e.getMessage().contains("wrote wrong data"), e.getMessage());
         assertTrue(e.getMessage().contains("worker 0's block (elements 0..4999), worker 1's block (elements 5000..9999)"),
                 e.getMessage());

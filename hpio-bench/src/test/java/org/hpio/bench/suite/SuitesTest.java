@@ -65,9 +65,9 @@ class SuitesTest {
 
     @Test
     void aQuickRunStartsProcessesOnlyAtTheLargestWorkerCount() {
-        assertEquals(List.of(4), ApproachesSuite.counts(Contender.Workers.PROCESSES, List.of(1, 2, 4), true));
-        assertEquals(List.of(1, 2, 4), ApproachesSuite.counts(Contender.Workers.THREADS, List.of(1, 2, 4), true));
-        assertEquals(List.of(1, 2, 4), ApproachesSuite.counts(Contender.Workers.PROCESSES, List.of(1, 2, 4), false));
+        assertEquals(List.of(4), ApproachesSuite.counts(BulkConfig.Workers.PROCESSES, List.of(1, 2, 4), true));
+        assertEquals(List.of(1, 2, 4), ApproachesSuite.counts(BulkConfig.Workers.THREADS, List.of(1, 2, 4), true));
+        assertEquals(List.of(1, 2, 4), ApproachesSuite.counts(BulkConfig.Workers.PROCESSES, List.of(1, 2, 4), false));
     }
 
     @Test

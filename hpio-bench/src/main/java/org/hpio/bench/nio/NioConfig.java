@@ -8,7 +8,7 @@ import java.util.Map;
  * {@code uring}), on whose provider, at which queue depth or thread count; and, once measured, its figures
  * as the child printed them.
  */
-record NioRun(String kind, String provider, int parameter) {
+record NioConfig(String kind, String provider, int parameter) {
     static final String AFC = "afc";
     static final String VTHREADS = "vthreads";
     static final String FLOOD = "flood";
@@ -30,7 +30,7 @@ record NioRun(String kind, String provider, int parameter) {
     }
 
     /** A measured row: the run and its figures (numbers as text, "true"/"false", the channel's class). */
-    record Measured(NioRun run, Map<String, String> figures) {
+    record Measured(NioConfig config, Map<String, String> figures) {
         double number(String key) {
             String v = figures.get(key);
             return v == null ? Double.NaN : Double.parseDouble(v);
@@ -41,7 +41,7 @@ record NioRun(String kind, String provider, int parameter) {
         }
 
         String name() {
-            return run.configuration();
+            return config.configuration();
         }
     }
 }

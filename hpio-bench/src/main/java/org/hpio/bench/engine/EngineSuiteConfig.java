@@ -9,7 +9,7 @@ import java.util.Optional;
  * warm-up first (checked like the rest), then the timed run between two readings of the process's usage; the
  * figures exist only once both runs passed their checks and, for writes, the file read back right.
  */
-record EngineRun(Workload workload, Mechanism mechanism, int depth) {
+record EngineSuiteConfig(Workload workload, Mechanism mechanism, int depth) {
     static final long WARMUP_SEED = 1;
     static final long SEED = 42;
 

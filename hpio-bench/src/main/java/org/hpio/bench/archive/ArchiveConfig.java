@@ -2,12 +2,12 @@ package org.hpio.bench.archive;
 
 import org.hpio.archive.Archive;
 import org.hpio.archive.ArchiveLoader;
-import org.hpio.archive.LookAhead;
-import org.hpio.archive.cache.FileCache;
-import org.hpio.archive.cache.FileCacheConfig;
 import org.hpio.archive.LoadOptions;
 import org.hpio.archive.LoadedFile;
+import org.hpio.archive.LookAhead;
 import org.hpio.archive.MountTable;
+import org.hpio.archive.cache.FileCache;
+import org.hpio.archive.cache.FileCacheConfig;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,16 +20,16 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * One way of loading the trace's files: what it opens, how it loads one file, and the files whose page cache
- * state matters. Opening, each load and each release are timed by {@link Replay}; the check of each file's
- * bytes (CRC-32 against the expected value) is not.
+ * One configuration of the archive suite, a way of loading the trace's files: what it opens, how it loads one
+ * file, and the files whose page cache state matters. Opening, each load and each release are timed by
+ * {@link Replays}; the check of each file's bytes (CRC-32 against the expected value) is not.
  *
  * @param name      the configuration name (DESIGN.md's naming)
  * @param mechanism what it is, for the report
  * @param files     the files it reads (for dropping or warming their pages)
  * @param opener    opens a session
  */
-record Way(String name, String mechanism, List<Path> files, Opener opener) {
+record ArchiveConfig(String name, String mechanism, List<Path> files, Opener opener) {
     @FunctionalInterface
     interface Opener {
         Session open() throws IOException;
@@ -96,8 +96,8 @@ record Way(String name, String mechanism, List<Path> files, Opener opener) {
     }
 
     /** Files.readAllBytes on each loose file: what users write. */
-    static Way readAllBytes(TraceData data) {
-        return new Way("loose-readallbytes", "Files.readAllBytes on loose files", looseFiles(data), () -> new Session() {
+    static ArchiveConfig readAllBytes(TraceData data) {
+        return new ArchiveConfig("loose-readallbytes", "Files.readAllBytes on loose files", looseFiles(data), () -> new Session() {
             @Override
             public Loaded load(String path) throws IOException {
                 return heap(Files.readAllBytes(data.tree().resolve(path)));
@@ -110,8 +110,8 @@ record Way(String name, String mechanism, List<Path> files, Opener opener) {
     }
 
     /** hpio's mount table over the loose directory: the same engine as archives. */
-    static Way looseHpio(TraceData data, LoadOptions options) {
-        return new Way("loose-hpio", "hpio MountTable over the loose directory, " + describe(options),
+    static ArchiveConfig looseHpio(TraceData data, LoadOptions options) {
+        return new ArchiveConfig("loose-hpio", "hpio MountTable over the loose directory, " + describe(options),
                 looseFiles(data), () -> {
             MountTable table = new MountTable(options).mountDirectory(data.tree());
             return new Session() {
@@ -129,8 +129,8 @@ record Way(String name, String mechanism, List<Path> files, Opener opener) {
     }
 
     /** java.util.zip.ZipFile on an archive: the JDK's way. */
-    static Way zipFile(String name, Path archive) {
-        return new Way(name, "java.util.zip.ZipFile, getInputStream().readAllBytes()", List.of(archive), () -> {
+    static ArchiveConfig zipFile(String name, Path archive) {
+        return new ArchiveConfig(name, "java.util.zip.ZipFile, getInputStream().readAllBytes()", List.of(archive), () -> {
             ZipFile zip = new ZipFile(archive.toFile());
             return new Session() {
                 @Override
@@ -153,8 +153,8 @@ record Way(String name, String mechanism, List<Path> files, Opener opener) {
     }
 
     /** hpio's Archive.load. */
-    static Way archive(String name, Path archive, LoadOptions options) {
-        return new Way(name, "hpio Archive.load, " + describe(options), List.of(archive),
+    static ArchiveConfig archive(String name, Path archive, LoadOptions options) {
+        return new ArchiveConfig(name, "hpio Archive.load, " + describe(options), List.of(archive),
                 () -> loading(Archive.open(archive, options), () -> { }));
     }
 
@@ -164,8 +164,8 @@ record Way(String name, String mechanism, List<Path> files, Opener opener) {
      * (no read, no copy, no CRC again), which is what the python trace's second and third runs do. The page
      * cache is cold or warm as for every row.
      */
-    static Way cachedArchive(String name, Path archive, LoadOptions options, long capacity) {
-        return new Way(name, "hpio Archive.load, " + describe(options) + ", " + (capacity >> 20)
+    static ArchiveConfig cachedArchive(String name, Path archive, LoadOptions options, long capacity) {
+        return new ArchiveConfig(name, "hpio Archive.load, " + describe(options) + ", " + (capacity >> 20)
                 + " MiB Landlord whole-file cache, empty at the start", List.of(archive), () -> {
             FileCache cache = new FileCache(FileCacheConfig.of(capacity));
             try {
@@ -205,13 +205,13 @@ record Way(String name, String mechanism, List<Path> files, Opener opener) {
      * hpio's ArchiveLoader over the trace's load list: reads and decoding of the next files run ahead of the
      * replay; each file is still delivered in trace order (checked by name) and checked by the replay.
      */
-    static Way lookAhead(String name, Path archive, LoadOptions options, LookAhead ahead, List<String> paths) {
+    static ArchiveConfig lookAhead(String name, Path archive, LoadOptions options, LookAhead ahead, List<String> paths) {
         String how = "hpio ArchiveLoader (look-ahead " + ahead.files() + " files / " + (ahead.bytes() >> 20)
                 + " MiB, neighbours read together in reads of up to " + (ahead.readBytes() >> 10) + " KiB, "
                 + ahead.workers() + " decode worker" + (ahead.workers() == 1 ? "" : "s") + ", "
                 + (ahead.reuse() ? "repeats reuse the kept file" : "repeats read again")
                 + (options.direct() ? ", O_DIRECT" : "") + ", " + inflation(options) + ")";
-        return new Way(name, how, List.of(archive), () -> {
+        return new ArchiveConfig(name, how, List.of(archive), () -> {
             Archive a = Archive.open(archive, options);
             ArchiveLoader loader;
             try {

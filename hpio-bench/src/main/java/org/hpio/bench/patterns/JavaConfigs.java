@@ -25,11 +25,11 @@ import java.util.List;
  * {@code direct} (a hand-rolled byte[] window over RandomAccessFile, 004 Test 3), {@code channel} and
  * {@code bulk} (the same window filled by FileChannel or BulkRandomAccessFile).
  */
-final class JavaWays {
-    private JavaWays() {
+final class JavaConfigs {
+    private JavaConfigs() {
     }
 
-    static List<Way> all() {
+    static List<PatternsConfig> all() {
         return List.of(new Stream(), new Buffered(), new Direct(), new Channel(), new Bulk());
     }
 
@@ -40,7 +40,7 @@ final class JavaWays {
         }
     }
 
-    static final class Stream implements Way {
+    static final class Stream implements PatternsConfig {
         public String name() { return "stream"; }
         public String description() { return "FileInputStream/FileOutputStream, RandomAccessFile for random access; no buffer"; }
         public boolean supports(Point p) { return !p.buffered(); }
@@ -78,7 +78,7 @@ final class JavaWays {
         }
     }
 
-    static final class Buffered implements Way {
+    static final class Buffered implements PatternsConfig {
         public String name() { return "buffered"; }
         public String description() { return "BufferedInputStream/BufferedOutputStream (default 8 KiB, or the swept size); sequential only"; }
         public boolean supports(Point p) { return !p.access().random(); }
@@ -119,7 +119,7 @@ final class JavaWays {
         }
     }
 
-    static final class Direct implements Way {
+    static final class Direct implements PatternsConfig {
         public String name() { return "direct"; }
         public String description() { return "hand-rolled byte[] buffer over RandomAccessFile (004's direct buffering)"; }
         public boolean supports(Point p) { return p.buffered(); }
@@ -131,7 +131,7 @@ final class JavaWays {
         }
     }
 
-    static final class Channel implements Way {
+    static final class Channel implements PatternsConfig {
         public String name() { return "channel"; }
         public String description() { return "FileChannel: a direct ByteBuffer per operation, or the hand-rolled buffer filled by it"; }
         public boolean supports(Point p) { return true; }
@@ -170,7 +170,7 @@ final class JavaWays {
         }
     }
 
-    static final class Bulk implements Way {
+    static final class Bulk implements PatternsConfig {
         public String name() { return "bulk"; }
         public String description() { return "hpio BulkRandomAccessFile: readArray/writeArray of long[] (bytes below 8), or the hand-rolled buffer filled by it"; }
         public boolean supports(Point p) { return true; }

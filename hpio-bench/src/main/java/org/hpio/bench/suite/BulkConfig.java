@@ -16,7 +16,7 @@ import java.util.Optional;
  * A configuration of the bulk and approaches suites: a Java {@link Approach} or the C reference program,
  * run by threads of one process, by separate processes it forks, or by the ranks of a launch. Returns seconds; reads are checked inside.
  */
-interface Contender {
+interface BulkConfig {
     /** Threads of this JVM, processes it forks, or the ranks of a launch (this process one of them). */
     enum Workers { THREADS, PROCESSES, RANKS }
 
@@ -36,7 +36,7 @@ interface Contender {
      */
     double run(Op op, Plan plan, Workers workers, Object[] buffers, long expectedChecksum) throws Exception;
 
-    static Contender java(Approach approach) {
+    static BulkConfig java(Approach approach) {
         return java(approach, Optional.empty());
     }
 
@@ -45,8 +45,8 @@ interface Contender {
     }
 
     /** A Java approach; {@code launch}: the launch this process is a rank of, for {@link Workers#RANKS}. */
-    static Contender java(Approach approach, Optional<Launch> launch) {
-        return new Contender() {
+    static BulkConfig java(Approach approach, Optional<Launch> launch) {
+        return new BulkConfig() {
             public String name() { return approach.name(); }
             public String description() { return approach.description(); }
             public ByteOrder order() { return approach.fileOrder(); }
@@ -71,9 +71,9 @@ interface Contender {
         };
     }
 
-    static Contender c(CProgram program, ByteOrder order) {
+    static BulkConfig c(CProgram program, ByteOrder order) {
         boolean bigEndian = order == ByteOrder.BIG_ENDIAN;
-        return new Contender() {
+        return new BulkConfig() {
             public String name() { return bigEndian ? "c" : "c-native"; }
             public String description() {
                 return "C, pread/pwrite in 1 MiB chunks, " + (bigEndian ? "big-endian (bulk bswap)" : "native order");

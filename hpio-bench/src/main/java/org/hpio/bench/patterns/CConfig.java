@@ -14,13 +14,13 @@ import java.util.List;
  * hand-rolled window. Timed inside the program (process start-up and making the write source not counted);
  * the elapsed time it reports replaces the caller's clock through {@link #lastSeconds()}.
  */
-final class CWay implements Way {
+final class CConfig implements PatternsConfig {
     static final String PROGRAM = "hpio_patterns";
 
     private final CProgram program;
     private double lastSeconds = Double.NaN;
 
-    CWay(CProgram program) {
+    CConfig(CProgram program) {
         this.program = program;
     }
 
