@@ -2,7 +2,7 @@ package org.hpio.bench.archive;
 
 import org.hpio.archive.Archive;
 import org.hpio.archive.LoadedFile;
-import org.hpio.bench.io.PageCache;
+import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
 

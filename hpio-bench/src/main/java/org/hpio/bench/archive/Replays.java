@@ -4,7 +4,7 @@ import org.hpio.archive.Archive;
 import org.hpio.archive.order.FileCacheModel;
 import org.hpio.archive.order.SeekCounter;
 import org.hpio.archive.trace.TraceEvent;
-import org.hpio.bench.io.PageCache;
+import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.measure.WarmUp;
 import org.hpio.bench.report.Progress;

@@ -1,6 +1,6 @@
 package org.hpio.bench.engine;
 
-import org.hpio.bench.io.PageCache;
+import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.measure.Medians;
 import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.report.Progress;

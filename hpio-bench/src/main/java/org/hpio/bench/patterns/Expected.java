@@ -1,8 +1,8 @@
 package org.hpio.bench.patterns;
 
-import org.hpio.bench.io.Elements;
-import org.hpio.bench.io.FileChecksum;
-import org.hpio.bench.io.TestData;
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.data.FileChecksum;
+import org.hpio.bench.data.TestData;
 
 import java.io.IOException;
 import java.nio.ByteOrder;

@@ -1,6 +1,6 @@
 package org.hpio.bench.sort;
 
-import org.hpio.bench.io.PageCache;
+import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;

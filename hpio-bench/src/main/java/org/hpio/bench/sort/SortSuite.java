@@ -1,9 +1,9 @@
 package org.hpio.bench.sort;
 
-import org.hpio.bench.io.CProgram;
-import org.hpio.bench.io.DataFiles;
-import org.hpio.bench.io.Elements;
-import org.hpio.bench.io.PageCache;
+import org.hpio.bench.data.DataFiles;
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.machine.CProgram;
+import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.measure.Medians;
 import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.measure.WarmUp;

@@ -1,5 +1,6 @@
 package org.hpio.bench.archive;
 
+import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.report.Result;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -128,7 +129,7 @@ class ArchiveSuiteTest {
                 () -> ColdStart.choose(Optional.of("reboot")));
         assertTrue(e.getMessage().contains("'reboot'"), e.getMessage());
         ColdStart byDefault = ColdStart.choose(Optional.empty());
-        assertEquals(org.hpio.bench.io.PageCache.canDropEverything() ? ColdStart.MACHINE
+        assertEquals(PageCache.canDropEverything() ? ColdStart.MACHINE
                 : ColdStart.FILES, byDefault);
     }
 

@@ -1,8 +1,8 @@
 package org.hpio.bench.patterns;
 
-import org.hpio.bench.io.CProgram;
-import org.hpio.bench.io.DataFiles;
-import org.hpio.bench.io.Elements;
+import org.hpio.bench.data.DataFiles;
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.machine.CProgram;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;

@@ -1,8 +1,10 @@
-package org.hpio.bench.suite;
+package org.hpio.bench.bulk;
 
 import org.hpio.bench.ranks.RankFailedException;
 import org.hpio.bench.report.Result;
 import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
 import org.hpio.bulk.LaunchRank;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

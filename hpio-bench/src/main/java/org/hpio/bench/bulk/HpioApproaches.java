@@ -1,4 +1,4 @@
-package org.hpio.bench.io;
+package org.hpio.bench.bulk;
 
 import org.hpio.bulk.BulkDataInputStream;
 import org.hpio.bulk.BulkDataOutputStream;

@@ -1,4 +1,7 @@
-package org.hpio.bench.io;
+package org.hpio.bench.bulk;
+
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.data.TestData;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -1,12 +1,13 @@
-package org.hpio.bench.suite;
+package org.hpio.bench.bulk;
 
-import org.hpio.bench.io.DataFiles;
-import org.hpio.bench.io.FileChecksum;
-import org.hpio.bench.io.PageCache;
-import org.hpio.bench.io.SharedFileRun.Op;
-import org.hpio.bench.io.SharedFileRun.Plan;
-import org.hpio.bench.io.TestData;
+import org.hpio.bench.bulk.SharedFileRun.Op;
+import org.hpio.bench.bulk.SharedFileRun.Plan;
+import org.hpio.bench.data.DataFiles;
+import org.hpio.bench.data.FileChecksum;
+import org.hpio.bench.data.TestData;
+import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.measure.Repeats;
+import org.hpio.bench.suite.BenchOptions;
 
 import java.io.IOException;
 import java.util.ArrayList;

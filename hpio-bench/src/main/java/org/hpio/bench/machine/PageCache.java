@@ -1,4 +1,4 @@
-package org.hpio.bench.io;
+package org.hpio.bench.machine;
 
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;

@@ -1,4 +1,4 @@
-package org.hpio.bench.io;
+package org.hpio.bench.machine;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,8 @@
-package org.hpio.bench.io;
+package org.hpio.bench.bulk;
 
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.data.TestData;
+import org.hpio.bench.machine.CProgram;
 import org.hpio.bench.measure.Stats;
 import org.hpio.bench.ranks.RankGroup;
 

@@ -1,4 +1,4 @@
-package org.hpio.bench.io;
+package org.hpio.bench.data;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;

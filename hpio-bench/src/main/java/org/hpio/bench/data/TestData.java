@@ -1,4 +1,4 @@
-package org.hpio.bench.io;
+package org.hpio.bench.data;
 
 /**
  * The data every benchmark writes and checks, the same in Java and in the C programs: element i of a file is

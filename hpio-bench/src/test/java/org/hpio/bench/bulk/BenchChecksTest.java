@@ -1,13 +1,10 @@
-package org.hpio.bench.suite;
+package org.hpio.bench.bulk;
 
-import org.hpio.bench.io.Approach;
-import org.hpio.bench.io.Approaches;
-import org.hpio.bench.io.DataFiles;
-import org.hpio.bench.io.Elements;
-import org.hpio.bench.io.FileChecksum;
-import org.hpio.bench.io.SharedFileRun;
-import org.hpio.bench.io.SharedFileRun.Plan;
-import org.hpio.bench.io.TestData;
+import org.hpio.bench.bulk.SharedFileRun.Plan;
+import org.hpio.bench.data.DataFiles;
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.data.FileChecksum;
+import org.hpio.bench.data.TestData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,12 +1,9 @@
-package org.hpio.bench.suite;
+package org.hpio.bench.bulk;
 
-import org.hpio.bench.io.Approach;
-import org.hpio.bench.io.CProgram;
-import org.hpio.bench.io.RankFigures;
-import org.hpio.bench.io.SharedFileRun;
-import org.hpio.bench.io.SharedFileRun.Op;
-import org.hpio.bench.io.SharedFileRun.Plan;
-import org.hpio.bench.io.TestData;
+import org.hpio.bench.bulk.SharedFileRun.Op;
+import org.hpio.bench.bulk.SharedFileRun.Plan;
+import org.hpio.bench.data.TestData;
+import org.hpio.bench.machine.CProgram;
 import org.hpio.bench.ranks.RankGroup;
 
 import java.nio.ByteOrder;

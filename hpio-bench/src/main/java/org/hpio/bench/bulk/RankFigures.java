@@ -1,4 +1,4 @@
-package org.hpio.bench.io;
+package org.hpio.bench.bulk;
 
 import java.util.HashMap;
 import java.util.Map;

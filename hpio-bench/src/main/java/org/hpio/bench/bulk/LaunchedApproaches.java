@@ -1,19 +1,18 @@
-package org.hpio.bench.suite;
+package org.hpio.bench.bulk;
 
-import org.hpio.bench.io.Approach;
-import org.hpio.bench.io.Approaches;
-import org.hpio.bench.io.DataFiles;
-import org.hpio.bench.io.Elements;
-import org.hpio.bench.io.RankFigures;
-import org.hpio.bench.io.SharedFileRun.Op;
-import org.hpio.bench.io.SharedFileRun.Plan;
-import org.hpio.bench.io.TestData;
+import org.hpio.bench.bulk.SharedFileRun.Op;
+import org.hpio.bench.bulk.SharedFileRun.Plan;
+import org.hpio.bench.data.DataFiles;
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.data.TestData;
 import org.hpio.bench.measure.Stats;
 import org.hpio.bench.ranks.RankFailedException;
 import org.hpio.bench.ranks.RankGroup;
 import org.hpio.bench.ranks.RankTimeouts;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
 import org.hpio.bulk.LaunchRank;
 
 import java.io.IOException;

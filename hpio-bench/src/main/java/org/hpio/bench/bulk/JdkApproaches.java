@@ -1,4 +1,6 @@
-package org.hpio.bench.io;
+package org.hpio.bench.bulk;
+
+import org.hpio.bench.data.Elements;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;

@@ -1,15 +1,18 @@
-package org.hpio.bench.suite;
+package org.hpio.bench.bulk;
 
-import org.hpio.bench.io.DataFiles;
-import org.hpio.bench.io.Elements;
-import org.hpio.bench.io.PageCache;
-import org.hpio.bench.io.SharedFileRun.Plan;
-import org.hpio.bench.io.TestData;
+import org.hpio.bench.bulk.SharedFileRun.Plan;
+import org.hpio.bench.data.DataFiles;
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.data.TestData;
+import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.measure.Stats;
 import org.hpio.bench.report.Chart;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
+import org.hpio.bench.suite.Suite;
 import org.hpio.bulk.LaunchRank;
 
 import java.nio.ByteOrder;

@@ -1,7 +1,7 @@
-package org.hpio.bench.suite;
+package org.hpio.bench.bulk;
 
-import org.hpio.bench.io.DataFiles;
-import org.hpio.bench.io.Elements;
+import org.hpio.bench.data.DataFiles;
+import org.hpio.bench.data.Elements;
 import org.hpio.bench.measure.Repeats;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;

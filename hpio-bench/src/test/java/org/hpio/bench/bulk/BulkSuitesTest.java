@@ -1,7 +1,10 @@
-package org.hpio.bench.suite;
+package org.hpio.bench.bulk;
 
 import org.hpio.bench.report.Result;
 import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.suite.BenchContext;
+import org.hpio.bench.suite.BenchOptions;
+import org.hpio.bench.suite.Suite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The bulk and approaches suites end to end at tiny sizes: every figure they promise is there. */
-class SuitesTest {
+class BulkSuitesTest {
     @TempDir
     Path work;
 
@@ -75,15 +78,5 @@ class SuitesTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> run(new BulkSuite(), 1 << 20, List.of(1), List.of("bulkraff")));
         assertTrue(e.getMessage().contains("bulkraf"), e.getMessage());
-    }
-
-    @Test
-    void sizesParseAndFormat() {
-        assertEquals(256L << 20, BenchOptions.parseSize("256m"));
-        assertEquals(1L << 30, BenchOptions.parseSize("1GiB"));
-        assertEquals(4096, BenchOptions.parseSize("4096"));
-        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parseSize("lots"));
-        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parseSize("0"));
-        assertEquals("256 MiB", BenchOptions.formatSize(256L << 20));
     }
 }
