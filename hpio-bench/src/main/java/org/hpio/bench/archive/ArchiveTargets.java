@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-import static org.hpio.bench.archive.ArchiveSuite.DEFLATE_AHEAD;
-import static org.hpio.bench.archive.ArchiveSuite.MAIN;
-import static org.hpio.bench.archive.ArchiveSuite.STORED;
-import static org.hpio.bench.archive.ArchiveSuite.STORED_AHEAD;
+import static org.hpio.bench.archive.ArchivePlan.DEFLATE_AHEAD;
+import static org.hpio.bench.archive.ArchivePlan.MAIN;
+import static org.hpio.bench.archive.ArchivePlan.STORED;
+import static org.hpio.bench.archive.ArchivePlan.STORED_AHEAD;
 import static org.hpio.bench.report.Numbers.format;
 
 /**
@@ -37,7 +37,7 @@ final class ArchiveTargets {
         return List.of(new Target(STORED, "zipfile-stored", 1.2), new Target(MAIN, "zipfile-deflate", 1.2),
                 new Target("loose-hpio", "loose-readallbytes", 1.0),
                 new Target(STORED_AHEAD, "zipfile-stored", NONE), new Target(DEFLATE_AHEAD, "zipfile-deflate", NONE),
-                new Target(ArchiveSuite.ZSTD, MAIN, NONE), new Target(ArchiveSuite.ZSTD_AHEAD, DEFLATE_AHEAD, NONE));
+                new Target(ArchivePlan.ZSTD, MAIN, NONE), new Target(ArchivePlan.ZSTD_AHEAD, DEFLATE_AHEAD, NONE));
     }
 
     /** The earlier issues' targets, for the recorded trace, cold. */
@@ -51,14 +51,14 @@ final class ArchiveTargets {
             t.add(new Target(deflate, "loose-readallbytes", 3.0));
             t.add(new Target(deflate, "zipfile-deflate", 1.2));
         }
-        t.add(new Target(ArchiveSuite.ZSTD_AHEAD, "loose-readallbytes", 4.0)); // issue 20
-        t.add(new Target(ArchiveSuite.ZSTD_AHEAD, DEFLATE_AHEAD, 1.5));
+        t.add(new Target(ArchivePlan.ZSTD_AHEAD, "loose-readallbytes", 4.0)); // issue 20
+        t.add(new Target(ArchivePlan.ZSTD_AHEAD, DEFLATE_AHEAD, 1.5));
         t.add(new Target(STORED_AHEAD + "-noreuse", "loose-readallbytes", NONE));
         t.add(new Target(DEFLATE_AHEAD + "-noreuse", "zipfile-deflate", NONE));
         t.add(new Target(STORED + "-cached", "zipfile-stored", NONE));
         t.add(new Target(MAIN + "-cached", "zipfile-deflate", NONE));
         t.add(new Target(STORED, "loose-readallbytes", NONE));
-        t.add(new Target(ArchiveSuite.archiveName(true, 32, 4, true), "zipfile-deflate", NONE));
+        t.add(new Target(ArchivePlan.archiveName(true, 32, 4, true), "zipfile-deflate", NONE));
         return t;
     }
 

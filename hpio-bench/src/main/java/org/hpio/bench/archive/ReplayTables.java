@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
 
-import static org.hpio.bench.archive.ArchiveSuite.BLOCK_SIZES_KIB;
-import static org.hpio.bench.archive.ArchiveSuite.QUEUE_DEPTHS;
-import static org.hpio.bench.archive.ArchiveSuite.archiveName;
+import static org.hpio.bench.archive.ArchivePlan.BLOCK_SIZES_KIB;
+import static org.hpio.bench.archive.ArchivePlan.QUEUE_DEPTHS;
+import static org.hpio.bench.archive.ArchivePlan.archiveName;
 import static org.hpio.bench.report.Numbers.twoOrOneDecimals;
 
 /**
@@ -92,7 +92,7 @@ final class ReplayTables {
                 "configuration", "MB/s", Chart.Kind.BAR);
         for (boolean cold : new boolean[]{true, false}) {
             List<Measured> ms = medians.stream().filter(m -> m.cold() == cold
-                    && !ArchiveSuite.isSweepPoint(m.config())).toList();
+                    && !ArchivePlan.isSweepPoint(m.config())).toList();
             if (!ms.isEmpty()) {
                 bars.add(Chart.Series.bars(cold ? "cold" : "warm", ms.stream().map(Measured::config).toList(),
                         ms.stream().map(Measured::mbPerSecond).toList()));

@@ -21,12 +21,12 @@ record Workload(String name, String resultPrefix, Supplier<TraceSource> source,
     static Workload recorded(BenchOptions options) {
         return new Workload(options.trace().isPresent() ? "trace" : "python", "",
                 () -> new RecordedTrace(options.trace().orElse(null), options.traceRoot().orElse(null)),
-                ArchiveSuite::configs);
+                ArchivePlan::recordedTraceConfigs);
     }
 
     /** The game's small files ({@link GameAssets}), with the rows every workload gets. */
     static Workload game() {
-        return new Workload("game", "game-", GameAssets::generate, ArchiveSuite::coreConfigs);
+        return new Workload("game", "game-", GameAssets::generate, ArchivePlan::coreConfigs);
     }
 
     static List<Workload> all(BenchOptions options) {

@@ -47,11 +47,11 @@ class ArchiveSuiteTest {
     void aQuickRunLeavesOutTheSweepPointsButNotTheDefaultOrTheTargetsRows() {
         for (String point : List.of("archive-deflate-bs4k-qd4", "archive-deflate-bs128k-qd4", "archive-deflate-bs32k-qd1",
                 "archive-deflate-bs32k-qd16", "archive-deflate-bs32k-qd32")) {
-            assertTrue(ArchiveSuite.isSweepPoint(point), point);
+            assertTrue(ArchivePlan.isSweepPoint(point), point);
         }
         for (String kept : List.of("archive-deflate-bs32k-qd4", "archive-stored-bs32k-qd4-direct",
                 "archive-deflate-bs32k-qd4-cached", "archive-deflate-lookahead", "loose-hpio", "zipfile-deflate")) {
-            assertFalse(ArchiveSuite.isSweepPoint(kept), kept);
+            assertFalse(ArchivePlan.isSweepPoint(kept), kept);
         }
     }
 
@@ -65,7 +65,7 @@ class ArchiveSuiteTest {
         SuiteReport report = new SuiteReport(suite.name(), suite.summary());
         suite.run(new BenchContext(options, report));
         assertEquals(List.of(), report.failures());
-        for (String config : ArchiveSuite.configs(TraceData.none()).stream().map(ArchiveConfig::name).toList()) {
+        for (String config : ArchivePlan.recordedTraceConfigs(TraceData.none()).stream().map(ArchiveConfig::name).toList()) {
             for (String state : List.of("-cold", "-warm")) {
                 Result r = find(report, config + state, "effective-read");
                 assertTrue(r.value() > 0, r.toString());
@@ -75,7 +75,7 @@ class ArchiveSuiteTest {
         }
         double gameLoads = find(report, "game-loose-readallbytes-warm", "loads").value();
         assertTrue(gameLoads > 50, "the game workload's loads that fit " + TRACE_BYTES + " bytes: " + gameLoads);
-        for (String config : ArchiveSuite.coreConfigs(TraceData.none()).stream().map(ArchiveConfig::name).toList()) {
+        for (String config : ArchivePlan.coreConfigs(TraceData.none()).stream().map(ArchiveConfig::name).toList()) {
             for (String state : List.of("-cold", "-warm")) {
                 assertTrue(find(report, "game-" + config + state, "effective-read").value() > 0);
                 assertEquals(gameLoads, find(report, "game-" + config + state, "loads").value());

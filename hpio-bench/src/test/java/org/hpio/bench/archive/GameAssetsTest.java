@@ -73,7 +73,7 @@ class GameAssetsTest {
             assertTrue(Files.size(data.deflated()) < 0.8 * Files.size(data.stored()), "Deflate saves something");
             Set<String> repeated = new HashSet<>();
             assertTrue(data.loads().stream().map(TraceEvent::path).anyMatch(p -> !repeated.add(p)), "repeats kept");
-            for (ArchiveConfig config : ArchiveSuite.coreConfigs(data)) {
+            for (ArchiveConfig config : ArchivePlan.coreConfigs(data)) {
                 Measured m = Replays.replay(Workload.game(), config, data, null);
                 assertEquals(data.userBytes(), m.userBytes(), config.name());
             }
