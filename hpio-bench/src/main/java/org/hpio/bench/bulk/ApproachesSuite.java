@@ -1,10 +1,10 @@
 package org.hpio.bench.bulk;
 
 import org.hpio.bench.bulk.SharedFileRun.Plan;
-import org.hpio.bench.data.DataFiles;
 import org.hpio.bench.data.Elements;
 import org.hpio.bench.data.TestData;
 import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.measure.Stats;
 import org.hpio.bench.report.Chart;
 import org.hpio.bench.report.Progress;
@@ -16,7 +16,6 @@ import org.hpio.bench.suite.Suite;
 import org.hpio.bulk.LaunchRank;
 
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -88,13 +87,6 @@ public final class ApproachesSuite implements Suite {
                 .param("page-cache", "warm (file read once before timing)")
                 .param("writes", Trials.WRITES);
 
-        Path dir = context.workDir();
-        Path bigEndian = dir.resolve("ints-be.bin");
-        Path nativeOrder = dir.resolve("ints-native.bin");
-        Path output = dir.resolve("ints-out.bin");
-        DataFiles.create(bigEndian, Elements.INT, count, ByteOrder.BIG_ENDIAN);
-        DataFiles.create(nativeOrder, Elements.INT, count, ByteOrder.nativeOrder());
-
         List<BulkConfig> configs = BulkSuite.configs(context);
         int maxWorkers = workerCounts.stream().max(Integer::compare).orElse(1);
         Trials trials = new Trials(options.repetitions()).quick(options.quick());
@@ -102,44 +94,24 @@ public final class ApproachesSuite implements Suite {
         if (options.quick()) {
             once.withoutWarmUp();
         }
-        List<Figures> figures = new ArrayList<>();
-        try (Progress progress = context.progress("configurations", configs.size())) {
-            for (BulkConfig c : configs) {
-                progress.message(c.name());
-                try {
-                    Path input = c.order() == ByteOrder.BIG_ENDIAN ? bigEndian : nativeOrder;
-                    Object[] probe = buffers(count, 1);
-                    long n = trials.extent(c, new Plan(input, Elements.INT, count, 1, c.order()),
-                            new Plan(input, Elements.INT, prefixCount, 1, c.order()), probe).count();
-                    Object[] buffers = buffers(n, 1);
-                    PageCache.warm(input);
-                    Map<String, Map<Integer, Double>> byMode = new LinkedHashMap<>();
-                    for (BulkConfig.Workers kind : List.of(BulkConfig.Workers.THREADS, BulkConfig.Workers.PROCESSES)) {
-                        Trials t = kind == BulkConfig.Workers.THREADS ? trials : once;
-                        for (int w : counts(kind, workerCounts, options.quick())) {
-                            Object[] perWorker = kind == BulkConfig.Workers.THREADS ? buffers(n, w) : null;
-                            Plan read = new Plan(input, Elements.INT, n, w, c.order());
-                            long expected = TestData.expectedChecksum(0, n, 4);
-                            double readSeconds = t.read(c, read, kind, perWorker, expected, false);
-                            Plan write = new Plan(output, Elements.INT, n, w, c.order());
-                            double writeSeconds = t.write(c, write, kind, perWorker);
-                            String mode = kind == BulkConfig.Workers.THREADS ? "threads" : "processes";
-                            byMode.computeIfAbsent(mode + " read", k -> new LinkedHashMap<>())
-                                    .put(w, Stats.mbPerSecond(read.bytes(), readSeconds));
-                            byMode.computeIfAbsent(mode + " write", k -> new LinkedHashMap<>())
-                                    .put(w, Stats.mbPerSecond(write.bytes(), writeSeconds));
-                        }
+        List<Figures> figures;
+        try (BulkFiles files = BulkFiles.create(context.workDir(), "ints", Elements.INT, count);
+             Progress progress = context.progress("configurations", configs.size())) {
+            figures = Rounds.of(1, BulkConfig::name).run(configs, (c, warmUp) -> {
+                Path input = files.input(c.order());
+                Object[] probe = buffers(count, 1);
+                long n = trials.extent(c, new Plan(input, Elements.INT, count, 1, c.order()),
+                        new Plan(input, Elements.INT, prefixCount, 1, c.order()), probe).count();
+                PageCache.warm(input);
+                Map<String, Map<Integer, Double>> byMode = new LinkedHashMap<>();
+                for (BulkConfig.Workers kind : List.of(BulkConfig.Workers.THREADS, BulkConfig.Workers.PROCESSES)) {
+                    Trials t = kind == BulkConfig.Workers.THREADS ? trials : once;
+                    for (int w : counts(kind, workerCounts, options.quick())) {
+                        measure(c, files, n, kind, w, t, byMode);
                     }
-                    figures.add(new Figures(c, n * 4, byMode));
-                } catch (Exception e) {
-                    report.failure(c.name(), e);
                 }
-                progress.step();
-            }
-        } finally {
-            Files.deleteIfExists(bigEndian);
-            Files.deleteIfExists(nativeOrder);
-            Files.deleteIfExists(output);
+                return new Figures(c, n * 4, byMode);
+            }, report, progress);
         }
         report(report, figures, workerCounts, options.quick(), count * 4, maxWorkers);
     }
@@ -153,6 +125,22 @@ public final class ApproachesSuite implements Suite {
             return List.of(workerCounts.stream().max(Integer::compare).orElse(1));
         }
         return workerCounts;
+    }
+
+    /** Reads and writes {@code n} ints of {@code c} with {@code workers} workers of {@code kind}; MB/s into {@code byMode}. */
+    private static void measure(BulkConfig c, BulkFiles files, long n, BulkConfig.Workers kind, int workers, Trials t,
+                                Map<String, Map<Integer, Double>> byMode) throws Exception {
+        Object[] perWorker = kind == BulkConfig.Workers.THREADS ? buffers(n, workers) : null;
+        Plan read = new Plan(files.input(c.order()), Elements.INT, n, workers, c.order());
+        long expected = TestData.expectedChecksum(0, n, 4);
+        double readSeconds = t.read(c, read, kind, perWorker, expected, false);
+        Plan write = new Plan(files.output(), Elements.INT, n, workers, c.order());
+        double writeSeconds = t.write(c, write, kind, perWorker);
+        String mode = kind == BulkConfig.Workers.THREADS ? "threads" : "processes";
+        byMode.computeIfAbsent(mode + " read", k -> new LinkedHashMap<>())
+                .put(workers, Stats.mbPerSecond(read.bytes(), readSeconds));
+        byMode.computeIfAbsent(mode + " write", k -> new LinkedHashMap<>())
+                .put(workers, Stats.mbPerSecond(write.bytes(), writeSeconds));
     }
 
     private static Object[] buffers(long count, int workers) {

@@ -1,11 +1,11 @@
 package org.hpio.bench.bulk;
 
 import org.hpio.bench.bulk.SharedFileRun.Plan;
-import org.hpio.bench.data.DataFiles;
 import org.hpio.bench.data.Elements;
 import org.hpio.bench.data.TestData;
 import org.hpio.bench.machine.CProgram;
 import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.measure.Stats;
 import org.hpio.bench.report.Chart;
 import org.hpio.bench.report.Progress;
@@ -17,7 +17,6 @@ import org.hpio.bench.suite.BenchOptions;
 import org.hpio.bench.suite.Suite;
 
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,60 +74,48 @@ public final class BulkSuite implements Suite {
                 .param("repetitions", options.repetitions()).param("statistic", "median")
                 .param("threads", 1);
 
-        Path dir = context.workDir();
-        Path bigEndian = dir.resolve("longs-be.bin");
-        Path nativeOrder = dir.resolve("longs-native.bin");
-        Path output = dir.resolve("longs-out.bin");
-        DataFiles.create(bigEndian, Elements.LONG, count, ByteOrder.BIG_ENDIAN);
-        DataFiles.create(nativeOrder, Elements.LONG, count, ByteOrder.nativeOrder());
-        describeCache(report, options, bigEndian);
-
         List<BulkConfig> configs = configs(context);
         Object[] buffers = {new long[Math.toIntExact(count)]};
-        long expected = TestData.expectedChecksum(0, count, 8);
-        long expectedPrefix = TestData.expectedChecksum(0, prefixCount, 8);
         Trials trials = new Trials(options.repetitions()).quick(options.quick());
-        List<Row> rows = new ArrayList<>();
+        List<Row> rows;
         Table smallReads = null;
-        try (Progress progress = context.progress("configurations", configs.size())) {
-            for (BulkConfig c : configs) {
-                progress.message(c.name());
-                try {
-                    Path input = c.order() == ByteOrder.BIG_ENDIAN ? bigEndian : nativeOrder;
-                    Plan full = new Plan(input, Elements.LONG, count, 1, c.order());
-                    Plan plan = trials.extent(c, full, new Plan(input, Elements.LONG, prefixCount, 1, c.order()), buffers);
-                    long planExpected = plan.count() == count ? expected : expectedPrefix;
-                    PageCache.warm(input);
-                    double warm = options.cache().warm()
-                            ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, BulkConfig.Workers.THREADS, buffers, planExpected, false))
-                            : Double.NaN;
-                    double cold = options.cache().cold()
-                            ? Stats.mbPerSecond(plan.bytes(), trials.read(c, plan, BulkConfig.Workers.THREADS, buffers, planExpected, true))
-                            : Double.NaN;
-                    Plan writePlan = new Plan(output, Elements.LONG, plan.count(), 1, c.order());
-                    double write = Stats.mbPerSecond(writePlan.bytes(),
-                            trials.write(c, writePlan, BulkConfig.Workers.THREADS, buffers));
-                    rows.add(new Row(c, plan.bytes(), warm, cold, writePlan.bytes(), write));
-                } catch (Exception e) {
-                    report.failure(c.name(), e);
+        try (BulkFiles files = BulkFiles.create(context.workDir(), "longs", Elements.LONG, count)) {
+            describeCache(report, options, files.bigEndian());
+            try (Progress progress = context.progress("configurations", configs.size())) {
+                rows = Rounds.of(1, BulkConfig::name).run(configs,
+                        (c, warmUp) -> measure(c, files, count, prefixCount, trials, options, buffers), report, progress);
+                if (options.cache().warm() && (options.includes("bulkraf") || options.includes("bulk-native"))) {
+                    PageCache.warm(files.bigEndian());
+                    PageCache.warm(files.nativeOrder());
+                    smallReads = SmallReads.measure(report, files.bigEndian(), files.nativeOrder(), context.workDir(),
+                            count * 8, Math.max(3, options.repetitions()));
                 }
-                progress.step();
             }
-            if (options.cache().warm() && (options.includes("bulkraf") || options.includes("bulk-native"))) {
-                PageCache.warm(bigEndian);
-                PageCache.warm(nativeOrder);
-                smallReads = SmallReads.measure(report, bigEndian, nativeOrder, dir, count * 8,
-                        Math.max(3, options.repetitions()));
-            }
-        } finally {
-            Files.deleteIfExists(bigEndian);
-            Files.deleteIfExists(nativeOrder);
-            Files.deleteIfExists(output);
         }
         report(report, rows, count * 8);
         if (smallReads != null) {
             report.table(smallReads);
         }
+    }
+
+    /**
+     * {@code c}'s row: reads warm and cold (as {@code --cache} asks) and writes of the whole file, or of its first
+     * {@code prefixCount} longs for a per-element configuration too slow for the whole ({@link Trials#extent}).
+     */
+    private static Row measure(BulkConfig c, BulkFiles files, long count, long prefixCount, Trials trials,
+                               BenchOptions options, Object[] buffers) throws Exception {
+        Path input = files.input(c.order());
+        Plan full = new Plan(input, Elements.LONG, count, 1, c.order());
+        Plan plan = trials.extent(c, full, new Plan(input, Elements.LONG, prefixCount, 1, c.order()), buffers);
+        long expected = TestData.expectedChecksum(0, plan.count(), 8);
+        PageCache.warm(input);
+        double warm = options.cache().warm() ? Stats.mbPerSecond(plan.bytes(),
+                trials.read(c, plan, BulkConfig.Workers.THREADS, buffers, expected, false)) : Double.NaN;
+        double cold = options.cache().cold() ? Stats.mbPerSecond(plan.bytes(),
+                trials.read(c, plan, BulkConfig.Workers.THREADS, buffers, expected, true)) : Double.NaN;
+        Plan writePlan = new Plan(files.output(), Elements.LONG, plan.count(), 1, c.order());
+        double write = Stats.mbPerSecond(writePlan.bytes(), trials.write(c, writePlan, BulkConfig.Workers.THREADS, buffers));
+        return new Row(c, plan.bytes(), warm, cold, writePlan.bytes(), write);
     }
 
     static List<BulkConfig> configs(BenchContext context) throws java.io.IOException {

@@ -34,9 +34,7 @@ final class NioReport {
                     List.of("configuration", "provider", "QD", "IOPS", "CPU µs / I/O", "p50 µs", "p99 µs",
                             "peak OS threads"));
             for (NioConfig.Measured m : afc) {
-                t.row(m.name(), provider(m), Integer.toString(m.config().parameter()), format("%.0f", m.number("iops")),
-                        format("%.2f", m.number("cpu-per-io")), format("%.0f", m.number("p50")),
-                        format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));
+                readRow(t, m);
             }
             report.table(t.note("Handlers on each provider's default pool (the channels were opened without an "
                     + "executor); every block checked. uring-qd32 is the engine suite's driver (hpio's engine "
@@ -47,9 +45,7 @@ final class NioReport {
                     List.of("configuration", "provider", "virtual threads", "IOPS", "CPU µs / I/O", "p50 µs",
                             "p99 µs", "peak OS threads"));
             for (NioConfig.Measured m : vthreads) {
-                t.row(m.name(), provider(m), Integer.toString(m.config().parameter()), format("%.0f", m.number("iops")),
-                        format("%.2f", m.number("cpu-per-io")), format("%.0f", m.number("p50")),
-                        format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));
+                readRow(t, m);
             }
             report.table(t.note("One channel, every thread reading in a loop; every block checked. The JDK's "
                     + "FileChannel pins a virtual thread's carrier in the read, so the scheduler adds carriers (up "
@@ -164,6 +160,13 @@ final class NioReport {
         });
         return t.note("Same run, same file; every row checked its own bytes before its figures count. 'met' compares "
                 + "with issue 17's targets; the machine is shared, so one run is one sample.");
+    }
+
+    /** A read row of table (b) or (c): its parameter (QD or threads), rate, CPU, latency and peak OS threads. */
+    private static void readRow(Table t, NioConfig.Measured m) {
+        t.row(m.name(), provider(m), Integer.toString(m.config().parameter()), format("%.0f", m.number("iops")),
+                format("%.2f", m.number("cpu-per-io")), format("%.0f", m.number("p50")),
+                format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));
     }
 
     private static Optional<NioConfig.Measured> find(List<NioConfig.Measured> measured, String name) {
