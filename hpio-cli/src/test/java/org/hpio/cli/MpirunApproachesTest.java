@@ -1,7 +1,7 @@
 package org.hpio.cli;
 
-import org.hpio.bench.io.Approaches;
-import org.hpio.bench.io.TestData;
+import org.hpio.bench.bulk.Approaches;
+import org.hpio.bench.data.TestData;
 import org.hpio.bulk.LaunchRank;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

@@ -1,16 +1,11 @@
 package org.hpio.bench.archive;
 
 import org.hpio.archive.Archive;
-import org.hpio.archive.LoadOptions;
-import org.hpio.archive.LookAhead;
-import org.hpio.archive.trace.TraceEvent;
-import org.hpio.bench.report.Medians;
-import org.hpio.bench.report.SuiteReport;
+import org.hpio.bench.measure.Medians;
 import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;
 import org.hpio.bench.suite.Suite;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,20 +37,10 @@ import java.util.List;
  * and system calls per load (one untimed warm replay per row under {@code strace -f -c}, {@link StraceCounter})
  * beside it. Rounds run interleaved; the median is reported. The targets table ({@link ArchiveTargets}) compares
  * rows of the same workload and page-cache state. Also: the time to open an archive of 50,000 entries
- * ({@link OpeningTime}). The replays themselves: {@link Replays}.
+ * ({@link OpeningTime}). The rows: {@link ArchivePlan}; the replays themselves: {@link Replays}; the parameters:
+ * {@link ArchiveParams}.
  */
 public final class ArchiveSuite implements Suite {
-    static final int[] BLOCK_SIZES_KIB = {4, 8, 16, 32, 64, 128};
-    static final int[] QUEUE_DEPTHS = {1, 2, 4, 8, 16, 32};
-    static final String MAIN = "archive-deflate-bs32k-qd4";
-    static final String STORED = "archive-stored-bs32k-qd4";
-    static final String STORED_AHEAD = "archive-stored-lookahead";
-    static final String DEFLATE_AHEAD = "archive-deflate-lookahead";
-    static final String ZSTD = "archive-zstd-bs32k-qd4";
-    static final String ZSTD_AHEAD = "archive-zstd-lookahead";
-    /** The whole-file cache of the -cached rows: the python trace's distinct files (57.7 MiB) fit. */
-    static final long CACHE_BYTES = 64L << 20;
-
     @Override
     public String name() {
         return "archive";
@@ -67,72 +52,11 @@ public final class ArchiveSuite implements Suite {
                 + "block size and queue depth sweeps";
     }
 
-    static String archiveName(boolean deflate, int blockKiB, int depth, boolean direct) {
-        return "archive-" + (deflate ? "deflate" : "stored") + "-bs" + blockKiB + "k-qd" + depth + (direct ? "-direct" : "");
-    }
-
-    /** The rows every workload gets: loose files, ZipFile, Archive.load stored and Deflate, the look-ahead loader. */
-    static List<Way> coreWays(TraceData data) {
-        List<Way> ways = new ArrayList<>();
-        LoadOptions defaults = LoadOptions.defaults();
-        ways.add(Way.readAllBytes(data));
-        ways.add(Way.looseHpio(data, defaults));
-        ways.add(Way.zipFile("zipfile-stored", data.stored()));
-        ways.add(Way.zipFile("zipfile-deflate", data.deflated()));
-        ways.add(Way.archive(STORED, data.stored(), defaults));
-        ways.add(Way.archive(MAIN, data.deflated(), defaults));
-        List<String> paths = data.loads().stream().map(TraceEvent::path).toList();
-        if (data.zstd() != null) { // Zstandard (issue 20): plain load and look-ahead beside stored and Deflate
-            ways.add(Way.archive(ZSTD, data.zstd(), defaults));
-            ways.add(Way.lookAhead(ZSTD_AHEAD, data.zstd(), defaults, LookAhead.defaults(), paths));
-        }
-        for (String ahead : List.of(STORED_AHEAD, DEFLATE_AHEAD)) {
-            Path archive = ahead.equals(STORED_AHEAD) ? data.stored() : data.deflated();
-            ways.add(Way.lookAhead(ahead, archive, defaults, LookAhead.defaults(), paths));
-            ways.add(Way.lookAhead(ahead + "-direct", archive, defaults.withDirect(true), LookAhead.defaults(), paths));
-            ways.add(Way.lookAhead(ahead + "-noreuse", archive, defaults, LookAhead.defaults().withReuse(false), paths));
-            ways.add(Way.lookAhead(ahead + "-w0", archive, defaults, LookAhead.defaults().withWorkers(0), paths));
-        }
-        return ways;
-    }
-
-    /**
-     * Whether {@code name} is a point of the block size or queue depth sweep other than the default (32 KiB, 4):
-     * a quick run ({@code hpio bench} without {@code --full}) leaves them out unless {@code --configs} names them;
-     * no target uses them.
-     */
-    static boolean isSweepPoint(String name) {
-        return name.matches(".*-(bs(4|8|16|64|128)k|qd(1|2|8|16|32))(-.*)?");
-    }
-
-    /** The recorded trace's rows: the core ones, then the cache, inflation and O_DIRECT rows and both sweeps. */
-    static List<Way> ways(TraceData data) {
-        List<Way> ways = new ArrayList<>(coreWays(data));
-        LoadOptions defaults = LoadOptions.defaults();
-        ways.add(Way.cachedArchive(STORED + "-cached", data.stored(), defaults, CACHE_BYTES));
-        ways.add(Way.cachedArchive(MAIN + "-cached", data.deflated(), defaults, CACHE_BYTES));
-        ways.add(Way.archive(MAIN + "-blocks", data.deflated(), defaults.withInflation(LoadOptions.Inflation.BLOCKS)));
-        ways.add(Way.archive(MAIN + "-jdk", data.deflated(), defaults.withInflation(LoadOptions.Inflation.WHOLE_JDK)));
-        ways.add(Way.archive(archiveName(false, 32, 4, true), data.stored(), defaults.withDirect(true)));
-        ways.add(Way.archive(archiveName(true, 32, 4, true), data.deflated(), defaults.withDirect(true)));
-        for (int kib : BLOCK_SIZES_KIB) {
-            if (kib != 32) {
-                ways.add(Way.archive(archiveName(true, kib, 4, false), data.deflated(), defaults.withBlockSize(kib << 10)));
-            }
-        }
-        for (int depth : QUEUE_DEPTHS) {
-            if (depth != 4) {
-                ways.add(Way.archive(archiveName(true, 32, depth, false), data.deflated(), defaults.withQueueDepth(depth)));
-            }
-        }
-        return ways;
-    }
-
     @Override
     public void run(BenchContext context) throws Exception {
         BenchOptions options = context.options();
         ColdStart coldStart = ColdStart.choose(options.suiteOption("cold"));
-        describe(context.report(), options, coldStart);
+        ArchiveParams.describe(context.report(), options, coldStart);
         List<Workload> workloads = Workload.all(options);
         List<Measured> medians = new ArrayList<>();
         for (Workload w : workloads) {
@@ -146,63 +70,21 @@ public final class ArchiveSuite implements Suite {
     private static List<Measured> replayWorkload(BenchContext context, Workload w, ColdStart coldStart)
             throws Exception {
         BenchOptions options = context.options();
-        if (w.ways().apply(TraceData.none()).stream().noneMatch(way -> w.selects(options, way.name()))) {
+        if (!ArchivePlan.anyChosen(options, w)) {
             return List.of();
         }
         Path dir = context.workDir().resolve(w.name());
         TraceData data = TraceData.prepare(dir, w.source().get(), options.size().orElse(Long.MAX_VALUE));
         try {
-            List<Way> ways = w.ways().apply(data).stream().filter(way -> w.selects(options, way.name()))
-                    .filter(way -> !(options.quick() && options.configs().isEmpty() && isSweepPoint(way.name())))
-                    .toList();
-            describe(context.report(), w, data);
-            List<Measured> measured = Replays.replayAll(context, w, data, ways, coldStart);
+            List<ArchiveConfig> configs = ArchivePlan.chosen(options, w, data);
+            ArchiveParams.describe(context.report(), w, data);
+            List<Measured> measured = Replays.replayAll(context, w, data, configs, coldStart);
             List<Measured> medians = Medians.byName(measured, Measured::key, Measured::mbPerSecond);
-            ReplayTables.report(context.report(), w, medians, Replays.countSyscalls(context, w, data, ways));
+            ReplayTables.report(context.report(), w, medians, Replays.countSyscalls(context, w, data, configs));
             return medians;
         } finally {
             data.delete();
             Files.deleteIfExists(dir);
-        }
-    }
-
-    private static void describe(SuiteReport report, BenchOptions options, ColdStart coldStart) {
-        report.param("workloads", "the python trace (or --trace) with every row; the game's small files (generated) "
-                        + "with the rows both get; --configs chooses rows by name, by workload-prefixed name "
-                        + "(game-loose-readallbytes) or a whole workload (python, trace, game)")
-                .param("page-cache", "cold: " + coldStart.description + "; warm: each file read once before")
-                .param("sweeps", options.quick() && options.configs().isEmpty()
-                        ? "block size and queue depth sweeps left out (quick run; --full, or --configs naming them)"
-                        : "Deflate archive, block sizes 4-128 KiB at queue depth 4, queue depths 1-32 at 32 KiB")
-                .param("rounds", options.repetitions() + " interleaved, after " + Replays.WARM_UP_MIN + "-"
-                        + Replays.WARM_UP_MAX + " untimed warm replays (" + (options.quick() ? "0.3 s, quick" : "1 s")
-                        + ") per configuration; the median replay is "
-                        + "reported")
-                .param("timing", "System.nanoTime around opening, each load and each release; each load's "
-                        + "CRC-32 check against the file's is untimed")
-                .param("syscalls", StraceCounter.unavailable().map(why -> "not counted: " + why)
-                        .orElse("the first " + (options.quick() ? Replays.QUICK_COUNTED_LOADS : Replays.COUNTED_LOADS) + " loads (at most) of one untimed warm replay "
-                                + "per row under strace -f -c -p <this JVM>, after the timed ones "
-                                + "(-D" + StraceCounter.PROPERTY + "=false in HPIO_JAVA_OPTS skips it)"));
-    }
-
-    private static void describe(SuiteReport report, Workload w, TraceData data) {
-        String p = w.resultPrefix();
-        report.param(p + "trace", data.traceName())
-                .param(p + "loads", data.loads().size())
-                .param(p + "distinct-files", data.sizes().size())
-                .param(p + "user-bytes", data.userBytes())
-                .param(p + "stand-ins", data.filesNote())
-                .param(p + "archives", "trace order (002 §3.3); stored: " + size(data.stored()) + " bytes, Deflate: "
-                        + size(data.deflated()) + " bytes" + (data.zstd() == null ? "; no Zstandard rows (libzstd missing)"
-                        : ", Zstandard (level " + TraceData.ZSTD_LEVEL + "): " + size(data.zstd()) + " bytes"));
-    }
-
-    private static long size(Path p) {
-        try {
-            return Files.size(p);
-        } catch (IOException e) {
-            return -1;
         }
     }
 }

@@ -6,14 +6,14 @@ import org.hpio.bench.report.Table;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
-import static org.hpio.bench.archive.ArchiveSuite.DEFLATE_AHEAD;
-import static org.hpio.bench.archive.ArchiveSuite.MAIN;
-import static org.hpio.bench.archive.ArchiveSuite.STORED;
-import static org.hpio.bench.archive.ArchiveSuite.STORED_AHEAD;
+import static org.hpio.bench.archive.ArchivePlan.DEFLATE_AHEAD;
+import static org.hpio.bench.archive.ArchivePlan.MAIN;
+import static org.hpio.bench.archive.ArchivePlan.STORED;
+import static org.hpio.bench.archive.ArchivePlan.STORED_AHEAD;
+import static org.hpio.bench.report.Numbers.format;
 
 /**
  * The archive suite's targets table: ratios of two rows' effective MB/s (and wall MB/s) in the same run, against
@@ -37,7 +37,7 @@ final class ArchiveTargets {
         return List.of(new Target(STORED, "zipfile-stored", 1.2), new Target(MAIN, "zipfile-deflate", 1.2),
                 new Target("loose-hpio", "loose-readallbytes", 1.0),
                 new Target(STORED_AHEAD, "zipfile-stored", NONE), new Target(DEFLATE_AHEAD, "zipfile-deflate", NONE),
-                new Target(ArchiveSuite.ZSTD, MAIN, NONE), new Target(ArchiveSuite.ZSTD_AHEAD, DEFLATE_AHEAD, NONE));
+                new Target(ArchivePlan.ZSTD, MAIN, NONE), new Target(ArchivePlan.ZSTD_AHEAD, DEFLATE_AHEAD, NONE));
     }
 
     /** The earlier issues' targets, for the recorded trace, cold. */
@@ -51,14 +51,14 @@ final class ArchiveTargets {
             t.add(new Target(deflate, "loose-readallbytes", 3.0));
             t.add(new Target(deflate, "zipfile-deflate", 1.2));
         }
-        t.add(new Target(ArchiveSuite.ZSTD_AHEAD, "loose-readallbytes", 4.0)); // issue 20
-        t.add(new Target(ArchiveSuite.ZSTD_AHEAD, DEFLATE_AHEAD, 1.5));
+        t.add(new Target(ArchivePlan.ZSTD_AHEAD, "loose-readallbytes", 4.0)); // issue 20
+        t.add(new Target(ArchivePlan.ZSTD_AHEAD, DEFLATE_AHEAD, 1.5));
         t.add(new Target(STORED_AHEAD + "-noreuse", "loose-readallbytes", NONE));
         t.add(new Target(DEFLATE_AHEAD + "-noreuse", "zipfile-deflate", NONE));
         t.add(new Target(STORED + "-cached", "zipfile-stored", NONE));
         t.add(new Target(MAIN + "-cached", "zipfile-deflate", NONE));
         t.add(new Target(STORED, "loose-readallbytes", NONE));
-        t.add(new Target(ArchiveSuite.archiveName(true, 32, 4, true), "zipfile-deflate", NONE));
+        t.add(new Target(ArchivePlan.archiveName(true, 32, 4, true), "zipfile-deflate", NONE));
         return t;
     }
 
@@ -94,15 +94,11 @@ final class ArchiveTargets {
         double r = x.get().mbPerSecond() / y.get().mbPerSecond();
         double wall = x.get().wallMbPerSecond() / y.get().wallMbPerSecond();
         boolean hasTarget = !Double.isNaN(target.target());
-        t.row(w.name(), cold ? "cold" : "warm", target.a() + " / " + target.b(), fmt(r), fmt(wall),
+        t.row(w.name(), cold ? "cold" : "warm", target.a() + " / " + target.b(), format("%.2f", r), format("%.2f", wall),
                 hasTarget ? ">= " + target.target() : "(for comparison)",
                 hasTarget ? (r >= target.target() && wall >= target.target() ? "yes" : "NO") : "");
         String key = w.key(target.a() + "-vs-" + target.b()) + (cold ? "-cold" : "-warm");
         report.result(key, "wall-read-ratio", wall, "x");
         report.result(key, "effective-read-ratio", r, "x");
-    }
-
-    private static String fmt(double ratio) {
-        return String.format(Locale.ROOT, "%.2f", ratio);
     }
 }

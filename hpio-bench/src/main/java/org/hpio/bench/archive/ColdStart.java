@@ -1,6 +1,6 @@
 package org.hpio.bench.archive;
 
-import org.hpio.bench.io.PageCache;
+import org.hpio.bench.machine.PageCache;
 
 import java.io.IOException;
 import java.nio.file.Path;

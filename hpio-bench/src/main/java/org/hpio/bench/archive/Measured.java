@@ -8,7 +8,7 @@ import java.util.OptionalLong;
  * One replay's figures.
  *
  * @param workload    the workload replayed
- * @param config      the row (a {@link Way}'s name)
+ * @param config      the row (a {@link ArchiveConfig}'s name)
  * @param mechanism   what the row is, for the report
  * @param cold        whether the replay started cold
  * @param seconds     opening, every load and every release (the checks excluded)

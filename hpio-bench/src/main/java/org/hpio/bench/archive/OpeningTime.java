@@ -2,7 +2,7 @@ package org.hpio.bench.archive;
 
 import org.hpio.archive.Archive;
 import org.hpio.archive.LoadedFile;
-import org.hpio.bench.io.PageCache;
+import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
 
@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
+
+import static org.hpio.bench.report.Numbers.twoOrOneDecimals;
 
 /** The archive suite's last table: the time to open an archive of many entries, hpio against ZipFile. */
 final class OpeningTime {
@@ -61,8 +63,8 @@ final class OpeningTime {
             Arrays.sort(jdk);
             Table t = new Table("Opening an archive of " + OPEN_ENTRIES + " entries (warm, after 5 untimed opens, median of 9)",
                     List.of("configuration", "ms", "archive bytes"));
-            t.row("hpio Archive.open", ReplayTables.fmt(hpio[4]), String.valueOf(Files.size(zip)));
-            t.row("java.util.zip.ZipFile", ReplayTables.fmt(jdk[4]), String.valueOf(Files.size(zip)));
+            t.row("hpio Archive.open", twoOrOneDecimals(hpio[4]), String.valueOf(Files.size(zip)));
+            t.row("java.util.zip.ZipFile", twoOrOneDecimals(jdk[4]), String.valueOf(Files.size(zip)));
             t.note("Each open parses the whole central directory; hpio's index is checked by loading one entry by name.");
             report.table(t);
             report.result("archive-open-" + OPEN_ENTRIES, "open-time", hpio[4] / 1e3, "s");

@@ -10,9 +10,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
 
-import static org.hpio.bench.archive.ArchiveSuite.BLOCK_SIZES_KIB;
-import static org.hpio.bench.archive.ArchiveSuite.QUEUE_DEPTHS;
-import static org.hpio.bench.archive.ArchiveSuite.archiveName;
+import static org.hpio.bench.archive.ArchivePlan.BLOCK_SIZES_KIB;
+import static org.hpio.bench.archive.ArchivePlan.QUEUE_DEPTHS;
+import static org.hpio.bench.archive.ArchivePlan.archiveName;
+import static org.hpio.bench.report.Numbers.twoOrOneDecimals;
 
 /**
  * A workload's part of the archive suite's report: its replay table (MB/s, µs and system calls per load, seeks),
@@ -29,10 +30,10 @@ final class ReplayTables {
                         "seconds", "loads", "user MB", "seeks"));
         for (Measured m : medians) {
             SyscallCount calls = syscalls.get(m.config());
-            table.row(m.config(), m.mechanism(), m.cold() ? "cold" : "warm", fmt(m.mbPerSecond()),
-                    fmt(m.wallMbPerSecond()), fmt(m.microsPerLoad()), calls == null ? "-" : fmt(calls.perLoad()),
+            table.row(m.config(), m.mechanism(), m.cold() ? "cold" : "warm", twoOrOneDecimals(m.mbPerSecond()),
+                    twoOrOneDecimals(m.wallMbPerSecond()), twoOrOneDecimals(m.microsPerLoad()), calls == null ? "-" : twoOrOneDecimals(calls.perLoad()),
                     String.format(Locale.ROOT, "%.3f", m.seconds()), String.valueOf(m.loads()),
-                    fmt(m.userBytes() / 1e6), m.seeks().isPresent() ? String.valueOf(m.seeks().getAsLong()) : "-");
+                    twoOrOneDecimals(m.userBytes() / 1e6), m.seeks().isPresent() ? String.valueOf(m.seeks().getAsLong()) : "-");
             results(report, m, calls);
         }
         table.note("MB/s: user bytes / (opening + every load + every release), the replay's CRC checks excluded "
@@ -69,7 +70,7 @@ final class ReplayTables {
         for (Measured m : medians) {
             SyscallCount calls = syscalls.get(m.config());
             if (!m.cold() && calls != null) {
-                t.row(m.config(), String.valueOf(calls.loads()), fmt(calls.perLoad()), calls.mostFrequentPerLoad(6));
+                t.row(m.config(), String.valueOf(calls.loads()), twoOrOneDecimals(calls.perLoad()), calls.mostFrequentPerLoad(6));
             }
         }
         t.note("Every thread of the JVM, from strace's attaching to its detaching: the opening, every load, check "
@@ -91,7 +92,7 @@ final class ReplayTables {
                 "configuration", "MB/s", Chart.Kind.BAR);
         for (boolean cold : new boolean[]{true, false}) {
             List<Measured> ms = medians.stream().filter(m -> m.cold() == cold
-                    && !ArchiveSuite.isSweepPoint(m.config())).toList();
+                    && !ArchivePlan.isSweepPoint(m.config())).toList();
             if (!ms.isEmpty()) {
                 bars.add(Chart.Series.bars(cold ? "cold" : "warm", ms.stream().map(Measured::config).toList(),
                         ms.stream().map(Measured::mbPerSecond).toList()));
@@ -117,9 +118,5 @@ final class ReplayTables {
             }
         }
         return chart;
-    }
-
-    static String fmt(double v) {
-        return String.format(Locale.ROOT, v < 10 ? "%.2f" : "%.1f", v);
     }
 }

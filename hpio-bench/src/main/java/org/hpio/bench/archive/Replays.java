@@ -4,7 +4,9 @@ import org.hpio.archive.Archive;
 import org.hpio.archive.simulation.FileCacheModel;
 import org.hpio.archive.simulation.SeekCounter;
 import org.hpio.archive.trace.TraceEvent;
-import org.hpio.bench.io.PageCache;
+import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.Rounds;
+import org.hpio.bench.measure.WarmUp;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;
@@ -25,9 +27,6 @@ final class Replays {
     /** Warm-up per configuration: at least 3 replays, more (up to 10) until 1 s has passed: compiled code. */
     static final int WARM_UP_MIN = 3;
     static final int WARM_UP_MAX = 10;
-    static final long WARM_UP_NANOS = 1_000_000_000L;
-    /** {@link #WARM_UP_NANOS} in a quick run ({@code hpio bench} without {@code --full}); the minimum stays. */
-    static final long QUICK_WARM_UP_NANOS = 300_000_000L;
     /**
      * The loads of a replay whose system calls are counted: strace slows each call many times, and the game
      * workload's whole replay under it takes a minute; its first 4,000 loads are its start-up and first level.
@@ -39,10 +38,29 @@ final class Replays {
     private Replays() {
     }
 
+    /** A row replayed cold or warm: what one timed replay measures. */
+    private record Replay(ArchiveConfig config, boolean cold) {
+    }
+
     /** Every row's timed replays, {@code options.repetitions()} rounds of each page-cache state, after warm-ups. */
-    static List<Measured> replayAll(BenchContext context, Workload w, TraceData data, List<Way> ways,
-                                    ColdStart coldStart) {
+    static List<Measured> replayAll(BenchContext context, Workload w, TraceData data, List<ArchiveConfig> configs,
+                                    ColdStart coldStart) throws InterruptedException {
         BenchOptions options = context.options();
+        List<Replay> replays = new ArrayList<>();
+        for (boolean cold : states(options)) {
+            configs.forEach(config -> replays.add(new Replay(config, cold)));
+        }
+        warmUp(context, w, data, configs);
+        Rounds<Replay> rounds = Rounds.of(options.repetitions(),
+                r -> w.key(r.config().name()) + (r.cold() ? " cold" : " warm"));
+        try (Progress progress = context.progress(w.name() + " replays", rounds.steps(replays.size()))) {
+            return rounds.run(replays, (r, warmUp) -> replay(w, r.config(), data, r.cold() ? coldStart : null),
+                    context.report(), progress);
+        }
+    }
+
+    /** The page-cache states measured: cold (true) first, then warm (false), as {@code --cache} asks. */
+    private static List<Boolean> states(BenchOptions options) {
         List<Boolean> states = new ArrayList<>();
         if (options.cache().cold()) {
             states.add(true);
@@ -50,39 +68,17 @@ final class Replays {
         if (options.cache().warm()) {
             states.add(false);
         }
-        warmUp(context, w, data, ways);
-        List<Measured> measured = new ArrayList<>();
-        try (Progress progress = context.progress(w.name() + " replays",
-                (long) options.repetitions() * states.size() * ways.size())) {
-            for (int round = 0; round < options.repetitions(); round++) {
-                for (boolean cold : states) {
-                    for (Way way : ways) {
-                        String what = w.key(way.name()) + (cold ? " cold" : " warm");
-                        progress.message(what);
-                        try {
-                            measured.add(replay(w, way, data, cold ? coldStart : null));
-                        } catch (Exception e) {
-                            context.report().failure(what, e);
-                        }
-                        progress.step();
-                    }
-                }
-            }
-        }
-        return measured;
+        return states;
     }
 
     /** Untimed, checked replays of every row: engines started, code compiled, before any figure. */
-    private static void warmUp(BenchContext context, Workload w, TraceData data, List<Way> ways) {
-        for (Way way : ways) {
+    private static void warmUp(BenchContext context, Workload w, TraceData data, List<ArchiveConfig> configs) {
+        WarmUp warmUp = WarmUp.of(WARM_UP_MIN, WARM_UP_MAX, context.options().quick());
+        for (ArchiveConfig config : configs) {
             try {
-                long start = System.nanoTime();
-                long limit = context.options().quick() ? QUICK_WARM_UP_NANOS : WARM_UP_NANOS;
-                for (int n = 0; n < WARM_UP_MIN || n < WARM_UP_MAX && System.nanoTime() - start < limit; n++) {
-                    replay(w, way, data, null);
-                }
+                warmUp.repeat(() -> replay(w, config, data, null));
             } catch (Exception e) {
-                context.report().failure(w.key(way.name()) + " warm-up", e);
+                context.report().failure(w.key(config.name()) + " warm-up", e);
             }
         }
     }
@@ -92,23 +88,23 @@ final class Replays {
      * strace; empty when there is no counting ({@link StraceCounter#unavailable()}).
      */
     static Map<String, SyscallCount> countSyscalls(BenchContext context, Workload w, TraceData data,
-                                                   List<Way> ways) {
+                                                   List<ArchiveConfig> configs) {
         Map<String, SyscallCount> counts = new LinkedHashMap<>();
         if (StraceCounter.unavailable().isPresent()) {
             return counts;
         }
         StraceCounter strace = new StraceCounter(context.workDir());
         long start = System.nanoTime();
-        try (Progress progress = context.progress(w.name() + " system calls (strace)", ways.size())) {
-            for (Way way : ways) {
-                progress.message(w.key(way.name()));
+        try (Progress progress = context.progress(w.name() + " system calls (strace)", configs.size())) {
+            for (ArchiveConfig config : configs) {
+                progress.message(w.key(config.name()));
                 try {
-                    warm(way);
+                    warm(config);
                     int loads = Math.min(context.options().quick() ? QUICK_COUNTED_LOADS : COUNTED_LOADS,
                             data.loads().size());
-                    counts.put(way.name(), strace.count(() -> replayPrepared(w, way, data, false, loads)).over(loads));
+                    counts.put(config.name(), strace.count(() -> replayPrepared(w, config, data, false, loads)).over(loads));
                 } catch (Exception e) {
-                    context.report().note("System calls of " + w.key(way.name()) + " not counted: " + e.getMessage());
+                    context.report().note("System calls of " + w.key(config.name()) + " not counted: " + e.getMessage());
                 }
                 progress.step();
             }
@@ -118,44 +114,44 @@ final class Replays {
     }
 
     /**
-     * Replays the trace once with {@code way}, cold as {@code coldStart} says or warm when null; every load is
+     * Replays the trace once with {@code config}, cold as {@code coldStart} says or warm when null; every load is
      * checked.
      */
-    static Measured replay(Workload w, Way way, TraceData data, ColdStart coldStart) throws IOException {
+    static Measured replay(Workload w, ArchiveConfig config, TraceData data, ColdStart coldStart) throws IOException {
         if (coldStart != null) {
-            coldStart.apply(way.files());
+            coldStart.apply(config.files());
         } else {
-            warm(way);
+            warm(config);
         }
-        Measured m = replayPrepared(w, way, data, coldStart != null, data.loads().size());
-        return m.seeks().isEmpty() && way.name().startsWith("zipfile")
-                ? m.withSeeks(modelSeeks(way.files().getFirst(), data)) : m;
+        Measured m = replayPrepared(w, config, data, coldStart != null, data.loads().size());
+        return m.seeks().isEmpty() && config.name().startsWith("zipfile")
+                ? m.withSeeks(modelSeeks(config.files().getFirst(), data)) : m;
     }
 
-    private static void warm(Way way) throws IOException {
-        for (Path f : way.files()) {
+    private static void warm(ArchiveConfig config) throws IOException {
+        for (Path f : config.files()) {
             PageCache.warm(f);
         }
     }
 
     /**
-     * Replays the first {@code loads} loads of the trace with {@code way}, the page cache as it is; opening, loads
+     * Replays the first {@code loads} loads of the trace with {@code config}, the page cache as it is; opening, loads
      * and releases timed.
      */
-    private static Measured replayPrepared(Workload w, Way way, TraceData data, boolean cold, int loads)
+    private static Measured replayPrepared(Workload w, ArchiveConfig config, TraceData data, boolean cold, int loads)
             throws IOException {
         long nanos = 0;
         long bytes = 0;
         long t0 = System.nanoTime();
         long wallStart = t0;
         OptionalLong seeks;
-        try (Way.Session session = way.opener().open()) {
+        try (ArchiveConfig.Session session = config.opener().open()) {
             nanos += System.nanoTime() - t0;
             for (TraceEvent e : data.loads().subList(0, loads)) {
                 long a = System.nanoTime();
-                Way.Loaded loaded = session.load(e.path());
+                ArchiveConfig.Loaded loaded = session.load(e.path());
                 long b = System.nanoTime();
-                check(way, e, loaded, data);
+                check(config, e, loaded, data);
                 bytes += loaded.size();
                 long c = System.nanoTime();
                 loaded.release();
@@ -166,14 +162,14 @@ final class Replays {
         }
         long wallEnd = System.nanoTime();
         nanos += wallEnd - t0;
-        return new Measured(w, way.name(), way.mechanism(), cold, nanos / 1e9, bytes, loads, seeks,
+        return new Measured(w, config.name(), config.mechanism(), cold, nanos / 1e9, bytes, loads, seeks,
                 (wallEnd - wallStart) / 1e9);
     }
 
-    private static void check(Way way, TraceEvent e, Way.Loaded loaded, TraceData data) {
+    private static void check(ArchiveConfig config, TraceEvent e, ArchiveConfig.Loaded loaded, TraceData data) {
         long expected = data.expected().get(e.path());
         if (loaded.size() != e.size() || loaded.crc() != expected) {
-            throw new IllegalStateException(way.name() + " loaded " + loaded.size() + " bytes of " + e.path()
+            throw new IllegalStateException(config.name() + " loaded " + loaded.size() + " bytes of " + e.path()
                     + " with CRC-32 " + Long.toHexString(loaded.crc()) + ", expected " + e.size() + " bytes with "
                     + Long.toHexString(expected));
         }

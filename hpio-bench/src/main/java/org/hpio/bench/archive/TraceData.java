@@ -1,12 +1,12 @@
 package org.hpio.bench.archive;
 
-import org.hpio.internal.sys.Libzstd;
 import org.hpio.archive.ArchiveBuilder;
 import org.hpio.archive.simulation.FileCacheModel;
 import org.hpio.archive.order.TraceOrdering;
 import org.hpio.archive.trace.Trace;
 import org.hpio.archive.trace.TraceEvent;
 import org.hpio.archive.trace.TraceRun;
+import org.hpio.internal.sys.Libzstd;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,7 +41,7 @@ import java.util.zip.CRC32;
  */
 record TraceData(Trace trace, List<TraceEvent> loads, Path tree, Map<String, Long> expected, Map<String, Long> sizes,
                  Path stored, Path deflated, Path zstd, int standIns, String traceName, String filesNote) {
-    /** No loads and no files: what {@link Way}s are built over to learn their names before any data is made. */
+    /** No loads and no files: what {@link ArchiveConfig}s are built over to learn their names before any data is made. */
     static TraceData none() {
         return new TraceData(new Trace(List.of()), List.of(), Path.of("none"), Map.of(), Map.of(), Path.of("none.zip"),
                 Path.of("none.zip"), Libzstd.available() ? Path.of("none.zip") : null, 0, "", "");

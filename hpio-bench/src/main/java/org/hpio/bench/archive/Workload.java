@@ -13,19 +13,20 @@ import java.util.function.Supplier;
  * @param name         what the report calls it, and a {@code --configs} name choosing all its rows
  * @param resultPrefix put before its rows' names in results and {@code --configs}
  * @param source       makes its trace and files (only when one of its rows is chosen)
- * @param ways         its rows
+ * @param configs      its rows
  */
-record Workload(String name, String resultPrefix, Supplier<TraceSource> source, Function<TraceData, List<Way>> ways) {
+record Workload(String name, String resultPrefix, Supplier<TraceSource> source,
+                Function<TraceData, List<ArchiveConfig>> configs) {
     /** The python startup trace, or the trace {@code --trace} names, with every row (the sweeps among them). */
     static Workload recorded(BenchOptions options) {
         return new Workload(options.trace().isPresent() ? "trace" : "python", "",
                 () -> new RecordedTrace(options.trace().orElse(null), options.traceRoot().orElse(null)),
-                ArchiveSuite::ways);
+                ArchivePlan::recordedTraceConfigs);
     }
 
     /** The game's small files ({@link GameAssets}), with the rows every workload gets. */
     static Workload game() {
-        return new Workload("game", "game-", GameAssets::generate, ArchiveSuite::coreWays);
+        return new Workload("game", "game-", GameAssets::generate, ArchivePlan::coreConfigs);
     }
 
     static List<Workload> all(BenchOptions options) {
@@ -33,11 +34,11 @@ record Workload(String name, String resultPrefix, Supplier<TraceSource> source, 
     }
 
     /**
-     * Whether {@code --configs} chose row {@code way} of this workload: by the row's name (in every workload),
+     * Whether {@code --configs} chose row {@code config} of this workload: by the row's name (in every workload),
      * its name with this workload's prefix ({@code game-loose-readallbytes}), or this workload's name.
      */
-    boolean selects(BenchOptions options, String way) {
-        return options.includes(way) || options.configs().contains(resultPrefix + way)
+    boolean selects(BenchOptions options, String config) {
+        return options.includes(config) || options.configs().contains(resultPrefix + config)
                 || options.configs().contains(name);
     }
 

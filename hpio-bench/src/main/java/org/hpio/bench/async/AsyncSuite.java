@@ -1,7 +1,8 @@
 package org.hpio.bench.async;
 
-import org.hpio.bench.io.PageCache;
-import org.hpio.bench.report.Medians;
+import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.Medians;
+import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
@@ -17,9 +18,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+
+import static org.hpio.bench.report.Numbers.format;
+import static org.hpio.bench.report.Numbers.twoOrOneDecimals;
 
 /**
  * {@code hpio bench async}: what one asynchronous request costs the calling thread, initiation and
@@ -103,26 +106,13 @@ public final class AsyncSuite implements Suite {
                         + "Future.get() plus the buffer-to-array copy AsynchronousFileChannel needs)");
         Path path = context.workDir().resolve("async-data.bin");
         List<Config> configs = configs(scale);
-        List<Cost> measured = new ArrayList<>();
+        List<Cost> measured;
         try {
             writePattern(path, size);
             PageCache.warm(path);
-            try (Progress progress = context.progress("configurations",
-                    (long) configs.size() * (WARMUP_ROUNDS + ROUNDS))) {
-                for (int round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
-                    for (Config c : configs) {
-                        progress.message(c.name() + (round < WARMUP_ROUNDS ? " (warm-up)" : ""));
-                        try {
-                            Cost cost = measure(c, path, size);
-                            if (round >= WARMUP_ROUNDS) {
-                                measured.add(cost);
-                            }
-                        } catch (Exception e) {
-                            report.failure(c.name(), e);
-                        }
-                        progress.step();
-                    }
-                }
+            Rounds<Config> rounds = Rounds.of(ROUNDS, Config::name).warmUpRounds(WARMUP_ROUNDS);
+            try (Progress progress = context.progress("configurations", rounds.steps(configs.size()))) {
+                measured = rounds.run(configs, (c, warmUp) -> measure(c, path, size), report, progress);
             }
         } finally {
             Files.deleteIfExists(path);
@@ -216,7 +206,8 @@ public final class AsyncSuite implements Suite {
         for (Cost c : costs) {
             Config k = c.config();
             table.row(k.name(), k.mechanism(), k.bytes() == 4096 ? "4 KiB" : "1 MiB", k.write() ? "write" : "read",
-                    String.valueOf(k.requests()), fmt(c.initiateMicros()), fmt(c.completeMicros()), fmt(c.totalMicros()));
+                    String.valueOf(k.requests()), twoOrOneDecimals(c.initiateMicros()), twoOrOneDecimals(c.completeMicros()),
+                    twoOrOneDecimals(c.totalMicros()));
             report.result(k.name(), "initiation", c.initiateMicros(), "us");
             report.result(k.name(), "completion", c.completeMicros(), "us");
             report.result(k.name(), "total", c.totalMicros(), "us");
@@ -238,25 +229,17 @@ public final class AsyncSuite implements Suite {
             double target = TARGETS.get(op);
             String name = "hpio-" + op + " / afc-heap-" + op;
             if (hpio == null || afc == null) {
-                targets.row(name, "not measured", "<= " + fmtRatio(target), "no");
+                targets.row(name, "not measured", "<= " + format("%.2f", target), "no");
                 continue;
             }
             double ratio = hpio.totalMicros() / afc.totalMicros();
-            targets.row(name, fmtRatio(ratio), "<= " + fmtRatio(target), ratio <= target ? "yes" : "no");
+            targets.row(name, format("%.2f", ratio), "<= " + format("%.2f", target), ratio <= target ? "yes" : "no");
             report.result("hpio-" + op + "/afc-heap-" + op, "total-ratio", ratio, "x");
         }
         return targets;
     }
 
-    private static String fmtRatio(double ratio) {
-        return String.format(Locale.ROOT, "%.2f", ratio);
-    }
-
     private static Cost find(List<Cost> costs, String name) {
         return costs.stream().filter(c -> c.config().name().equals(name)).findFirst().orElse(null);
-    }
-
-    private static String fmt(double micros) {
-        return String.format(Locale.ROOT, micros < 10 ? "%.2f" : "%.1f", micros);
     }
 }

@@ -47,7 +47,7 @@ public final class EngineBaseline {
     public static Figures uringRandomReads(Path file, long fileSize, int depth, double seconds, double warmupSeconds)
             throws IOException, InterruptedException {
         EngineSettings settings = new EngineSettings(List.of(depth), List.of(1), List.of(1), seconds, warmupSeconds, 1);
-        EngineRun run = new EngineRun(Workload.random(fileSize), Mechanism.URING, depth);
+        EngineSuiteConfig run = new EngineSuiteConfig(Workload.random(fileSize), Mechanism.URING, depth);
         org.hpio.bench.engine.Figures f = run.measure(file, settings, Optional.empty());
         return new Figures(f.configuration(), f.ios(), f.seconds(), f.iops(), f.cpuMicrosPerIo(), f.switchesPerIo(),
                 f.p50(), f.p99());

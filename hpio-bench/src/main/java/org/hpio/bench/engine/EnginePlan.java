@@ -26,8 +26,8 @@ final class EnginePlan {
     private EnginePlan() {
     }
 
-    static List<EngineRun> plan(BenchOptions options, EngineSettings settings, long fileSize) {
-        List<EngineRun> all = new ArrayList<>();
+    static List<EngineSuiteConfig> plan(BenchOptions options, EngineSettings settings, long fileSize) {
+        List<EngineSuiteConfig> all = new ArrayList<>();
         if (options.cache().cold()) {
             add(all, Workload.random(fileSize), RANDOM, settings.randomDepths());
             add(all, Workload.sequentialRead(fileSize), SEQUENTIAL, settings.sequentialDepths());
@@ -39,22 +39,22 @@ final class EnginePlan {
         return select(all, options.configs());
     }
 
-    private static void add(List<EngineRun> runs, Workload workload, List<Mechanism> mechanisms, List<Integer> depths) {
-        runs.add(new EngineRun(workload, Mechanism.FILECHANNEL, 1));
+    private static void add(List<EngineSuiteConfig> runs, Workload workload, List<Mechanism> mechanisms, List<Integer> depths) {
+        runs.add(new EngineSuiteConfig(workload, Mechanism.FILECHANNEL, 1));
         for (int depth : depths) {
             for (Mechanism m : mechanisms) {
-                runs.add(new EngineRun(workload, m, depth));
+                runs.add(new EngineSuiteConfig(workload, m, depth));
             }
         }
     }
 
-    static List<EngineRun> select(List<EngineRun> all, List<String> names) {
+    static List<EngineSuiteConfig> select(List<EngineSuiteConfig> all, List<String> names) {
         if (names.isEmpty()) {
             return all;
         }
         Set<String> mechanisms = new LinkedHashSet<>(Arrays.stream(Mechanism.values()).map(Mechanism::key).toList());
         Set<String> workloads = Set.of(Workload.RANDOM, Workload.SEQ_READ, Workload.SEQ_WRITE, Workload.WARM);
-        Set<String> configurations = new LinkedHashSet<>(all.stream().map(EngineRun::configuration).toList());
+        Set<String> configurations = new LinkedHashSet<>(all.stream().map(EngineSuiteConfig::configuration).toList());
         for (String name : names) {
             if (!mechanisms.contains(name) && !workloads.contains(name) && !configurations.contains(name)) {
                 throw new IllegalArgumentException("no configuration named '" + name + "'; known: mechanisms "

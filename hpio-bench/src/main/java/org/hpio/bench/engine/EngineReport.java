@@ -6,9 +6,10 @@ import org.hpio.bench.report.Table;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
+
+import static org.hpio.bench.report.Numbers.format;
 
 /** Turns the engine suite's checked figures into results, tables and charts. */
 final class EngineReport {
@@ -116,9 +117,5 @@ final class EngineReport {
 
     static Optional<Figures> find(List<Figures> figures, String configuration) {
         return figures.stream().filter(f -> f.configuration().equals(configuration)).findFirst();
-    }
-
-    static String format(String pattern, double value) {
-        return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, pattern, value);
     }
 }

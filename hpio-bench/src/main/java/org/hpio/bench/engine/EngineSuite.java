@@ -1,7 +1,8 @@
 package org.hpio.bench.engine;
 
-import org.hpio.bench.io.PageCache;
-import org.hpio.bench.report.Medians;
+import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.Medians;
+import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -58,7 +59,7 @@ public final class EngineSuite implements Suite {
         long size = options.sizeOr(DEFAULT_SIZE, QUICK_SIZE) / (1 << 20) * (1 << 20);
         PatternFile.requireChunks(size);
         SuiteReport report = context.report();
-        List<EngineRun> runs = EnginePlan.plan(options, s, size);
+        List<EngineSuiteConfig> runs = EnginePlan.plan(options, s, size);
         Optional<Fio> fio = Optional.empty();
         if (runs.stream().anyMatch(r -> r.mechanism() == Mechanism.FIO)) {
             fio = Fio.find();
@@ -78,30 +79,11 @@ public final class EngineSuite implements Suite {
             if (runs.stream().anyMatch(r -> r.workload().writes())) {
                 prepare(context, scratch, size);
             }
-            boolean cacheDescribed = false;
-            List<Figures> measured = new ArrayList<>();
-            try (Progress progress = context.progress("configurations", (long) runs.size() * s.rounds())) {
-                for (int round = 0; round < s.rounds(); round++)
-                for (EngineRun run : roundOrder(runs, round)) {
-                    progress.message(run.configuration() + " (round " + (round + 1) + " of " + s.rounds() + ")");
-                    if (!run.workload().direct()) {
-                        PageCache.warm(data);
-                        if (!cacheDescribed) {
-                            describeWarm(report, data);
-                            cacheDescribed = true;
-                        }
-                    }
-                    try {
-                        measured.add(run.measure(run.workload().writes() ? scratch : data, s, fio));
-                    } catch (InterruptedException e) {
-                        throw e;
-                    } catch (Exception | LinkageError e) {
-                        report.failure(run.configuration(), e);
-                    }
-                    progress.step();
-                }
+            if (runs.stream().anyMatch(r -> !r.workload().direct())) {
+                PageCache.warm(data);
+                describeWarm(report, data);
             }
-            figures.addAll(medians(measured));
+            figures.addAll(medians(measureRounds(context, runs, s, data, scratch, fio)));
         } finally {
             Files.deleteIfExists(data);
             Files.deleteIfExists(scratch);
@@ -109,13 +91,18 @@ public final class EngineSuite implements Suite {
         EngineReport.write(report, figures, s);
     }
 
-    /**
-     * The order of round {@code round}: the plan's, and every other round the reverse, so that no configuration
-     * always runs first or always after the same neighbour (fio last, after 32 blocking threads, in the plan's
-     * order): a drift of the machine or the device over a round weighs on both sides of a ratio alike.
-     */
-    static List<EngineRun> roundOrder(List<EngineRun> runs, int round) {
-        return round % 2 == 0 ? runs : runs.reversed();
+    /** Every run in {@code s.rounds()} rounds, every other one in reverse order; buffered runs on a warm file. */
+    private static List<Figures> measureRounds(BenchContext context, List<EngineSuiteConfig> runs, EngineSettings s, Path data,
+                                               Path scratch, Optional<Fio> fio) throws InterruptedException {
+        Rounds<EngineSuiteConfig> rounds = Rounds.of(s.rounds(), EngineSuiteConfig::configuration).alternating();
+        try (Progress progress = context.progress("configurations", rounds.steps(runs.size()))) {
+            return rounds.run(runs, (run, warmUp) -> {
+                if (!run.workload().direct()) {
+                    PageCache.warm(data);
+                }
+                return run.measure(run.workload().writes() ? scratch : data, s, fio);
+            }, context.report(), progress);
+        }
     }
 
     /**
@@ -137,7 +124,7 @@ public final class EngineSuite implements Suite {
     private static void params(SuiteReport report, EngineSettings s, long size, Optional<Fio> fio) {
         report.param("file-size-bytes", size).param("file-size", BenchOptions.formatSize(size))
                 .param("random-block", "4 KiB, 4 KiB-aligned offsets uniform over the file (SplittableRandom, seed "
-                        + EngineRun.SEED + ")")
+                        + EngineSuiteConfig.SEED + ")")
                 .param("sequential-block", "1 MiB, from offset 0, wrapping at the end of the file")
                 .param("queue-depths-random", depths(s.randomDepths()))
                 .param("queue-depths-sequential", depths(s.sequentialDepths()))

@@ -2,11 +2,14 @@ package org.hpio.bench.engine;
 
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
+import org.hpio.bench.report.TargetsTable;
 
 import java.util.List;
-import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.DoublePredicate;
 import java.util.function.ToDoubleFunction;
+
+import static org.hpio.bench.report.TargetsTable.FOR_COMPARISON;
 
 /**
  * The issue's targets, from figures of the same run: io_uring at QD 32 against fio (>= 0.85x IOPS) and
@@ -22,49 +25,40 @@ final class Targets {
     }
 
     static Table table(SuiteReport report, List<Figures> figures, EngineSettings settings) {
-        Table table = new Table("Targets, same run", List.of("ratio", "metric", "value", "target", "met"));
+        TargetsTable table = new TargetsTable(report, new Table("Targets, same run",
+                List.of("ratio", "metric", "value", "target", "met")));
         int qd = settings.targetDepth();
         String uring = "uring-qd" + qd;
-        ratio(report, table, figures, uring, "fio-uring-qd" + qd, "iops", Figures::iops, ">= 0.85", v -> v >= 0.85);
-        ratio(report, table, figures, uring, "filechannel-qd1", "iops", Figures::iops, ">= 3", v -> v >= 3);
+        ratio(table, figures, uring, "fio-uring-qd" + qd, "iops", Figures::iops, ">= 0.85", v -> v >= 0.85);
+        ratio(table, figures, uring, "filechannel-qd1", "iops", Figures::iops, ">= 3", v -> v >= 3);
         for (String afc : List.of("afc-default-qd" + qd, "afc-pool-qd" + qd)) {
-            Optional<Double> iops = ratio(report, table, figures, uring, afc, "iops", Figures::iops,
+            OptionalDouble iops = ratio(table, figures, uring, afc, "iops", Figures::iops,
                     ">= " + SAME_IOPS + " (for the CPU target)", null);
-            boolean sameIops = iops.isPresent() && iops.get() >= SAME_IOPS;
-            ratio(report, table, figures, uring, afc, "cpu-per-io", Figures::cpuMicrosPerIo,
+            boolean sameIops = iops.isPresent() && iops.getAsDouble() >= SAME_IOPS;
+            ratio(table, figures, uring, afc, "cpu-per-io", Figures::cpuMicrosPerIo,
                     "<= 0.5 at the same IOPS or better", v -> v <= 0.5 && sameIops);
         }
         for (int depth : settings.sequentialDepths()) {
-            ratio(report, table, figures, "uring-seq-read-qd" + depth, "fio-uring-seq-read-qd" + depth, "read",
+            ratio(table, figures, "uring-seq-read-qd" + depth, "fio-uring-seq-read-qd" + depth, "read",
                     Figures::mbPerSecond, ">= 0.9", v -> v >= 0.9);
         }
-        ratio(report, table, figures, "threads-qd" + qd, "fio-uring-qd" + qd, "iops", Figures::iops, "(for comparison)", null);
-        ratio(report, table, figures, uring, "threads-qd" + qd, "cpu-per-io", Figures::cpuMicrosPerIo, "(for comparison)", null);
+        ratio(table, figures, "threads-qd" + qd, "fio-uring-qd" + qd, "iops", Figures::iops, FOR_COMPARISON, null);
+        ratio(table, figures, uring, "threads-qd" + qd, "cpu-per-io", Figures::cpuMicrosPerIo, FOR_COMPARISON, null);
         for (int depth : settings.sequentialDepths()) {
-            ratio(report, table, figures, "uring-seq-write-qd" + depth, "fio-uring-seq-write-qd" + depth, "write",
-                    Figures::mbPerSecond, "(for comparison)", null);
+            ratio(table, figures, "uring-seq-write-qd" + depth, "fio-uring-seq-write-qd" + depth, "write",
+                    Figures::mbPerSecond, FOR_COMPARISON, null);
         }
-        table.note("Same run, same file. 'met' compares with the issue's target on this machine kind; the machine is "
-                + "shared, so one run is one sample.");
-        return table;
+        return table.table().note("Same run, same file. 'met' compares with the issue's target on this machine kind; "
+                + "the machine is shared, so one run is one sample.");
     }
 
     /** Adds the row and result {@code a-vs-b} when both were measured; returns the ratio. */
-    private static Optional<Double> ratio(SuiteReport report, Table table, List<Figures> figures, String a, String b,
-                                          String metric, ToDoubleFunction<Figures> value, String target,
-                                          DoublePredicate met) {
-        Optional<Figures> x = EngineReport.find(figures, a);
-        Optional<Figures> y = EngineReport.find(figures, b);
-        if (x.isEmpty() || y.isEmpty()) {
-            return Optional.empty();
-        }
-        double ratio = value.applyAsDouble(x.get()) / value.applyAsDouble(y.get());
-        if (!Double.isFinite(ratio)) {
-            return Optional.empty();
-        }
-        report.result(a + "-vs-" + b, metric, ratio, "ratio");
-        table.row(a + " / " + b, metric, EngineReport.format("%.2f", ratio), target,
-                met == null ? "" : met.test(ratio) ? "yes" : "no");
-        return Optional.of(ratio);
+    private static OptionalDouble ratio(TargetsTable table, List<Figures> figures, String a, String b, String metric,
+                                        ToDoubleFunction<Figures> value, String target, DoublePredicate met) {
+        return table.ratio(a, b, metric, figure(figures, a, value), figure(figures, b, value), target, met);
+    }
+
+    private static OptionalDouble figure(List<Figures> figures, String configuration, ToDoubleFunction<Figures> value) {
+        return EngineReport.find(figures, configuration).stream().mapToDouble(value).findFirst();
     }
 }

@@ -2,12 +2,15 @@ package org.hpio.bench.nio;
 
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
+import org.hpio.bench.report.TargetsTable;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.DoublePredicate;
 import java.util.function.ToDoubleFunction;
+
+import static org.hpio.bench.report.Numbers.format;
+import static org.hpio.bench.report.TargetsTable.FOR_COMPARISON;
 
 /** The nio suite's results, tables and targets, from checked figures of one run. */
 final class NioReport {
@@ -16,13 +19,13 @@ final class NioReport {
     private NioReport() {
     }
 
-    static void write(SuiteReport report, List<NioRun.Measured> measured, NioSettings s) {
-        for (NioRun.Measured m : measured) {
+    static void write(SuiteReport report, List<NioConfig.Measured> measured, NioSettings s) {
+        for (NioConfig.Measured m : measured) {
             results(report, m);
         }
-        List<NioRun.Measured> afc = of(measured, NioRun.AFC, NioRun.URING);
-        List<NioRun.Measured> vthreads = of(measured, NioRun.VTHREADS);
-        List<NioRun.Measured> floods = of(measured, NioRun.FLOOD);
+        List<NioConfig.Measured> afc = of(measured, NioConfig.AFC, NioConfig.URING);
+        List<NioConfig.Measured> vthreads = of(measured, NioConfig.VTHREADS);
+        List<NioConfig.Measured> floods = of(measured, NioConfig.FLOOD);
         if (!floods.isEmpty()) {
             report.table(floodTable(floods, s));
         }
@@ -30,10 +33,8 @@ final class NioReport {
             Table t = new Table("(b) AsynchronousFileChannel, 4 KiB random O_DIRECT reads (page cache bypassed)",
                     List.of("configuration", "provider", "QD", "IOPS", "CPU µs / I/O", "p50 µs", "p99 µs",
                             "peak OS threads"));
-            for (NioRun.Measured m : afc) {
-                t.row(m.name(), provider(m), Integer.toString(m.run().parameter()), format("%.0f", m.number("iops")),
-                        format("%.2f", m.number("cpu-per-io")), format("%.0f", m.number("p50")),
-                        format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));
+            for (NioConfig.Measured m : afc) {
+                readRow(t, m);
             }
             report.table(t.note("Handlers on each provider's default pool (the channels were opened without an "
                     + "executor); every block checked. uring-qd32 is the engine suite's driver (hpio's engine "
@@ -43,10 +44,8 @@ final class NioReport {
             Table t = new Table("(c) FileChannel from virtual threads, 4 KiB random O_DIRECT reads",
                     List.of("configuration", "provider", "virtual threads", "IOPS", "CPU µs / I/O", "p50 µs",
                             "p99 µs", "peak OS threads"));
-            for (NioRun.Measured m : vthreads) {
-                t.row(m.name(), provider(m), Integer.toString(m.run().parameter()), format("%.0f", m.number("iops")),
-                        format("%.2f", m.number("cpu-per-io")), format("%.0f", m.number("p50")),
-                        format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));
+            for (NioConfig.Measured m : vthreads) {
+                readRow(t, m);
             }
             report.table(t.note("One channel, every thread reading in a loop; every block checked. The JDK's "
                     + "FileChannel pins a virtual thread's carrier in the read, so the scheduler adds carriers (up "
@@ -58,22 +57,22 @@ final class NioReport {
         }
     }
 
-    private static List<NioRun.Measured> of(List<NioRun.Measured> measured, String... kinds) {
+    private static List<NioConfig.Measured> of(List<NioConfig.Measured> measured, String... kinds) {
         List<String> wanted = List.of(kinds);
-        return measured.stream().filter(m -> wanted.contains(m.run().kind())).toList();
+        return measured.stream().filter(m -> wanted.contains(m.config().kind())).toList();
     }
 
-    private static String provider(NioRun.Measured m) {
-        return switch (m.run().provider()) {
+    private static String provider(NioConfig.Measured m) {
+        return switch (m.config().provider()) {
             case "jdk" -> "JDK";
             case "hpio" -> "hpio";
             default -> "hpio engine (no channel)";
         };
     }
 
-    private static void results(SuiteReport report, NioRun.Measured m) {
+    private static void results(SuiteReport report, NioConfig.Measured m) {
         String name = m.name();
-        if (m.run().kind().equals(NioRun.FLOOD)) {
+        if (m.config().kind().equals(NioConfig.FLOOD)) {
             report.result(name, "submitted", m.number("submitted"), "count");
             report.result(name, "acknowledged", m.number("acknowledged"), "count");
             report.result(name, "out-of-memory", m.flag("out-of-memory") ? 1 : 0, "count");
@@ -92,12 +91,12 @@ final class NioReport {
         }
     }
 
-    private static Table floodTable(List<NioRun.Measured> floods, NioSettings s) {
+    private static Table floodTable(List<NioConfig.Measured> floods, NioSettings s) {
         Table t = new Table("(a) 003's experiment: " + s.floodWrites() + " writes of "
                 + (s.floodWriteBytes() >> 20) + " MiB submitted without waiting, -Xmx" + s.floodHeap(),
                 List.of("configuration", "provider", "submitted", "acknowledged", "OutOfMemoryError",
                         "peak pending", "peak live heap MiB", "peak heap used MiB", "checked MiB", "seconds"));
-        for (NioRun.Measured m : floods) {
+        for (NioConfig.Measured m : floods) {
             t.row(m.name(), provider(m), format("%.0f", m.number("submitted")), format("%.0f", m.number("acknowledged")),
                     m.flag("out-of-memory") ? "yes" : "no", format("%.0f", m.number("peak-pending")),
                     format("%.1f", m.number("peak-live-heap") / MIB), format("%.1f", m.number("peak-heap-used") / MIB),
@@ -112,30 +111,32 @@ final class NioReport {
                 + "RandomAccessFile and compared word by word.");
     }
 
-    private static Table targets(SuiteReport report, List<NioRun.Measured> measured, NioSettings s) {
-        Table t = report.quotedTable("Targets, same run", List.of("ratio", "metric", "value", "target", "met"));
+    private static Table targets(SuiteReport report, List<NioConfig.Measured> measured, NioSettings s) {
+        TargetsTable targets = new TargetsTable(report, report.quotedTable("Targets, same run",
+                List.of("ratio", "metric", "value", "target", "met")));
+        Table t = targets.table();
         int qd = NioSettings.TARGET_DEPTH;
-        ratio(report, t, measured, "hpio-afc-qd" + qd, "uring-qd" + qd, "iops", m -> m.number("iops"), ">= 0.9",
+        ratio(targets, measured, "hpio-afc-qd" + qd, "uring-qd" + qd, "iops", m -> m.number("iops"), ">= 0.9",
                 v -> v >= 0.9);
-        ratio(report, t, measured, "hpio-afc-qd" + qd, "jdk-afc-qd" + qd, "cpu-per-io", m -> m.number("cpu-per-io"),
+        ratio(targets, measured, "hpio-afc-qd" + qd, "jdk-afc-qd" + qd, "cpu-per-io", m -> m.number("cpu-per-io"),
                 "<= 0.5", v -> v <= 0.5);
         for (int depth : s.depths()) {
             if (depth != qd) {
-                ratio(report, t, measured, "hpio-afc-qd" + depth, "jdk-afc-qd" + depth, "iops", m -> m.number("iops"),
-                        "(for comparison)", null);
-                ratio(report, t, measured, "hpio-afc-qd" + depth, "jdk-afc-qd" + depth, "cpu-per-io",
-                        m -> m.number("cpu-per-io"), "(for comparison)", null);
+                ratio(targets, measured, "hpio-afc-qd" + depth, "jdk-afc-qd" + depth, "iops", m -> m.number("iops"),
+                        FOR_COMPARISON, null);
+                ratio(targets, measured, "hpio-afc-qd" + depth, "jdk-afc-qd" + depth, "cpu-per-io",
+                        m -> m.number("cpu-per-io"), FOR_COMPARISON, null);
             }
         }
-        ratio(report, t, measured, "hpio-afc-qd" + qd, "jdk-afc-qd" + qd, "iops", m -> m.number("iops"),
-                "(for comparison)", null);
+        ratio(targets, measured, "hpio-afc-qd" + qd, "jdk-afc-qd" + qd, "iops", m -> m.number("iops"),
+                FOR_COMPARISON, null);
         for (int threads : s.threads()) {
-            ratio(report, t, measured, "hpio-vt" + threads, "jdk-vt" + threads, "iops", m -> m.number("iops"), ">= 1.0",
+            ratio(targets, measured, "hpio-vt" + threads, "jdk-vt" + threads, "iops", m -> m.number("iops"), ">= 1.0",
                     v -> v >= 1.0);
-            ratio(report, t, measured, "hpio-vt" + threads, "jdk-vt" + threads, "peak-os-threads",
+            ratio(targets, measured, "hpio-vt" + threads, "jdk-vt" + threads, "peak-os-threads",
                     m -> m.number("peak-os-threads"), "<= 0.1", v -> v <= 0.1);
-            ratio(report, t, measured, "hpio-vt" + threads, "jdk-vt" + threads, "cpu-per-io",
-                    m -> m.number("cpu-per-io"), "(for comparison)", null);
+            ratio(targets, measured, "hpio-vt" + threads, "jdk-vt" + threads, "cpu-per-io",
+                    m -> m.number("cpu-per-io"), FOR_COMPARISON, null);
         }
         find(measured, "jdk-flood").ifPresent(m -> {
             boolean grew = m.flag("out-of-memory") || m.number("peak-pending") > 2 * s.stagedWrites();
@@ -161,28 +162,21 @@ final class NioReport {
                 + "with issue 17's targets; the machine is shared, so one run is one sample.");
     }
 
-    private static Optional<NioRun.Measured> find(List<NioRun.Measured> measured, String name) {
+    /** A read row of table (b) or (c): its parameter (QD or threads), rate, CPU, latency and peak OS threads. */
+    private static void readRow(Table t, NioConfig.Measured m) {
+        t.row(m.name(), provider(m), Integer.toString(m.config().parameter()), format("%.0f", m.number("iops")),
+                format("%.2f", m.number("cpu-per-io")), format("%.0f", m.number("p50")),
+                format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));
+    }
+
+    private static Optional<NioConfig.Measured> find(List<NioConfig.Measured> measured, String name) {
         return measured.stream().filter(m -> m.name().equals(name)).findFirst();
     }
 
     /** Adds the row and result {@code a-vs-b} when both were measured. */
-    private static void ratio(SuiteReport report, Table t, List<NioRun.Measured> measured, String a, String b,
-                              String metric, ToDoubleFunction<NioRun.Measured> value, String target,
-                              DoublePredicate met) {
-        Optional<NioRun.Measured> x = find(measured, a);
-        Optional<NioRun.Measured> y = find(measured, b);
-        if (x.isEmpty() || y.isEmpty()) {
-            return;
-        }
-        double ratio = value.applyAsDouble(x.get()) / value.applyAsDouble(y.get());
-        if (!Double.isFinite(ratio)) {
-            return;
-        }
-        report.result(a + "-vs-" + b, metric, ratio, "ratio");
-        t.row(a + " / " + b, metric, format("%.2f", ratio), target, met == null ? "" : met.test(ratio) ? "yes" : "no");
-    }
-
-    static String format(String pattern, double value) {
-        return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, pattern, value);
+    private static void ratio(TargetsTable targets, List<NioConfig.Measured> measured, String a, String b, String metric,
+                              ToDoubleFunction<NioConfig.Measured> value, String target, DoublePredicate met) {
+        targets.ratio(a, b, metric, find(measured, a).stream().mapToDouble(value).findFirst(),
+                find(measured, b).stream().mapToDouble(value).findFirst(), target, met);
     }
 }

@@ -1,8 +1,9 @@
 package org.hpio.bench.nio;
 
 import org.hpio.bench.engine.EngineBaseline;
-import org.hpio.bench.io.PageCache;
-import org.hpio.bench.report.Medians;
+import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.Medians;
+import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -59,12 +60,12 @@ public final class NioSuite implements Suite {
         BenchOptions options = context.options();
         NioSettings s = settings != null ? settings : NioSettings.of(options);
         SuiteReport report = context.report();
-        List<NioRun> reads = select(readRuns(s), options.configs());
-        List<NioRun> floods = select(floodRuns(), options.configs());
+        List<NioConfig> reads = select(readConfigs(s), options.configs());
+        List<NioConfig> floods = select(floodConfigs(), options.configs());
         params(report, s);
         Path dir = context.workDir();
         Path data = dir.resolve("nio-data.bin");
-        List<NioRun.Measured> measured = new ArrayList<>();
+        List<NioConfig.Measured> measured = new ArrayList<>();
         try {
             if (!reads.isEmpty()) {
                 try (Progress progress = context.progress("writing " + data.getFileName(), s.fileSize())) {
@@ -72,26 +73,13 @@ public final class NioSuite implements Suite {
                 }
                 PageCache.drop(data);
             }
-            try (Progress progress = context.progress("rows", (long) reads.size() * s.rounds() + floods.size())) {
-                List<NioRun.Measured> rounds = new ArrayList<>();
-                for (int round = 0; round < s.rounds(); round++) {
-                    for (NioRun run : round % 2 == 0 ? reads : reads.reversed()) {
-                        progress.message(run.configuration() + " (round " + (round + 1) + " of " + s.rounds() + ")");
-                        measure(report, run, () -> rounds.add(read(run, data, s, dir)));
-                        progress.step();
-                    }
-                }
-                measured.addAll(Medians.byName(rounds, NioRun.Measured::name, m -> m.number("iops")));
-                for (NioRun run : floods) {
-                    progress.message(run.configuration());
-                    Path file = dir.resolve(run.configuration() + ".bin");
-                    try {
-                        measure(report, run, () -> measured.add(flood(run, file, s, dir)));
-                    } finally {
-                        Files.deleteIfExists(file);
-                    }
-                    progress.step();
-                }
+            Rounds<NioConfig> rounds = Rounds.of(s.rounds(), NioConfig::configuration).alternating();
+            Rounds<NioConfig> once = Rounds.of(1, NioConfig::configuration);
+            try (Progress progress = context.progress("rows", rounds.steps(reads.size()) + once.steps(floods.size()))) {
+                List<NioConfig.Measured> readRounds = rounds.run(reads, (config, warmUp) -> read(config, data, s, dir), report,
+                        progress);
+                measured.addAll(Medians.byName(readRounds, NioConfig.Measured::name, m -> m.number("iops")));
+                measured.addAll(once.run(floods, (config, warmUp) -> flood(config, s, dir), report, progress));
             }
         } finally {
             Files.deleteIfExists(data);
@@ -99,57 +87,42 @@ public final class NioSuite implements Suite {
         NioReport.write(report, measured, s);
     }
 
-    private interface Measurement {
-        void run() throws Exception;
-    }
-
-    /** A row that fails (a wrong byte, an error, a hung JVM) gets no figure; the report says why. */
-    private static void measure(SuiteReport report, NioRun run, Measurement m) throws InterruptedException {
-        try {
-            m.run();
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception | LinkageError e) {
-            report.failure(run.configuration(), e);
-        }
-    }
-
     /** (b) and (c), each JDK row beside its hpio row, then the engine's uring-qd32. */
-    static List<NioRun> readRuns(NioSettings s) {
-        List<NioRun> runs = new ArrayList<>();
+    static List<NioConfig> readConfigs(NioSettings s) {
+        List<NioConfig> runs = new ArrayList<>();
         for (int depth : s.depths()) {
-            runs.add(new NioRun(NioRun.AFC, "jdk", depth));
-            runs.add(new NioRun(NioRun.AFC, "hpio", depth));
+            runs.add(new NioConfig(NioConfig.AFC, "jdk", depth));
+            runs.add(new NioConfig(NioConfig.AFC, "hpio", depth));
         }
         if (s.depths().contains(NioSettings.TARGET_DEPTH)) {
-            runs.add(new NioRun(NioRun.URING, "engine", NioSettings.TARGET_DEPTH));
+            runs.add(new NioConfig(NioConfig.URING, "engine", NioSettings.TARGET_DEPTH));
         }
         for (int threads : s.threads()) {
-            runs.add(new NioRun(NioRun.VTHREADS, "jdk", threads));
-            runs.add(new NioRun(NioRun.VTHREADS, "hpio", threads));
+            runs.add(new NioConfig(NioConfig.VTHREADS, "jdk", threads));
+            runs.add(new NioConfig(NioConfig.VTHREADS, "hpio", threads));
         }
         return runs;
     }
 
-    static List<NioRun> floodRuns() {
-        return List.of(new NioRun(NioRun.FLOOD, "jdk", 0), new NioRun(NioRun.FLOOD, "hpio", 0));
+    static List<NioConfig> floodConfigs() {
+        return List.of(new NioConfig(NioConfig.FLOOD, "jdk", 0), new NioConfig(NioConfig.FLOOD, "hpio", 0));
     }
 
     /**
      * {@code --configs}: whole names ({@code hpio-afc-qd32}, {@code uring-qd32}), kinds ({@code afc} with the
      * uring row, {@code vthreads}, {@code flood}) or providers ({@code jdk}, {@code hpio}); empty: all.
      */
-    static List<NioRun> select(List<NioRun> runs, List<String> names) {
+    static List<NioConfig> select(List<NioConfig> runs, List<String> names) {
         if (names.isEmpty()) {
             return runs;
         }
         List<String> known = new ArrayList<>(List.of("afc", "vthreads", "flood", "jdk", "hpio"));
-        List<NioRun> all = new ArrayList<>(runs);
-        all.addAll(floodRuns());
+        List<NioConfig> all = new ArrayList<>(runs);
+        all.addAll(floodConfigs());
         NioSettings full = new NioSettings(1L << 20, 1, 0, 1, List.of(1, 4, NioSettings.TARGET_DEPTH),
                 List.of(1000, 10_000), 1, 1, "64m");
-        readRuns(full).forEach(r -> known.add(r.configuration()));
-        floodRuns().forEach(r -> known.add(r.configuration()));
+        readConfigs(full).forEach(r -> known.add(r.configuration()));
+        floodConfigs().forEach(r -> known.add(r.configuration()));
         for (String name : names) {
             if (!known.contains(name)) {
                 throw new IllegalArgumentException("no nio configuration named '" + name + "'; known: "
@@ -157,12 +130,12 @@ public final class NioSuite implements Suite {
             }
         }
         return runs.stream().filter(r -> names.contains(r.configuration()) || names.contains(r.provider())
-                || names.contains(r.kind()) || r.kind().equals(NioRun.URING) && names.contains(NioRun.AFC)).toList();
+                || names.contains(r.kind()) || r.kind().equals(NioConfig.URING) && names.contains(NioConfig.AFC)).toList();
     }
 
-    private static NioRun.Measured read(NioRun run, Path data, NioSettings s, Path dir) throws Exception {
-        if (run.kind().equals(NioRun.URING)) {
-            EngineBaseline.Figures f = EngineBaseline.uringRandomReads(data, s.fileSize(), run.parameter(),
+    private static NioConfig.Measured read(NioConfig config, Path data, NioSettings s, Path dir) throws Exception {
+        if (config.kind().equals(NioConfig.URING)) {
+            EngineBaseline.Figures f = EngineBaseline.uringRandomReads(data, s.fileSize(), config.parameter(),
                     s.seconds(), s.warmupSeconds());
             Map<String, String> figures = new LinkedHashMap<>();
             figures.put("channel", "hpio engine, this JVM (the engine suite's driver)");
@@ -172,30 +145,36 @@ public final class NioSuite implements Suite {
             figures.put("cpu-per-io", Double.toString(f.cpuMicrosPerIo()));
             figures.put("p50", Double.toString(f.p50()));
             figures.put("p99", Double.toString(f.p99()));
-            return new NioRun.Measured(run, figures);
+            return new NioConfig.Measured(config, figures);
         }
-        List<String> args = List.of(run.kind(), data.toString(), Integer.toString(run.parameter()),
+        List<String> args = List.of(config.kind(), data.toString(), Integer.toString(config.parameter()),
                 Double.toString(s.seconds()), Double.toString(s.warmupSeconds()));
-        Map<String, String> figures = ChildJvm.run(run.configuration(), ChildJvm.jvmOptions(run.hpio(), List.of()),
+        Map<String, String> figures = ChildJvm.run(config.configuration(), ChildJvm.jvmOptions(config.hpio(), List.of()),
                 args, dir, ROW_TIMEOUT_SECONDS);
-        requireProvider(run, figures);
-        return new NioRun.Measured(run, figures);
+        requireProvider(config, figures);
+        return new NioConfig.Measured(config, figures);
     }
 
-    private static NioRun.Measured flood(NioRun run, Path file, NioSettings s, Path dir) throws Exception {
-        List<String> args = List.of(NioRun.FLOOD, file.toString(), Integer.toString(s.floodWrites()),
+    /** A flood row, its file deleted after it. */
+    private static NioConfig.Measured flood(NioConfig config, NioSettings s, Path dir) throws Exception {
+        Path file = dir.resolve(config.configuration() + ".bin");
+        List<String> args = List.of(NioConfig.FLOOD, file.toString(), Integer.toString(s.floodWrites()),
                 Integer.toString(s.floodWriteBytes()));
-        Map<String, String> figures = ChildJvm.run(run.configuration(),
-                ChildJvm.jvmOptions(run.hpio(), List.of("-Xmx" + s.floodHeap())), args, dir, ROW_TIMEOUT_SECONDS);
-        requireProvider(run, figures);
-        return new NioRun.Measured(run, figures);
+        try {
+            Map<String, String> figures = ChildJvm.run(config.configuration(),
+                    ChildJvm.jvmOptions(config.hpio(), List.of("-Xmx" + s.floodHeap())), args, dir, ROW_TIMEOUT_SECONDS);
+            requireProvider(config, figures);
+            return new NioConfig.Measured(config, figures);
+        } finally {
+            Files.deleteIfExists(file);
+        }
     }
 
     /** The row's channel is the provider's: hpio's class on hpio's rows, the JDK's on the JDK's. */
-    private static void requireProvider(NioRun run, Map<String, String> figures) throws IOException {
+    private static void requireProvider(NioConfig config, Map<String, String> figures) throws IOException {
         String channel = figures.getOrDefault("channel", "");
-        if (channel.startsWith("org.hpio.") != run.hpio()) {
-            throw new IOException(run.configuration() + " was served by " + channel);
+        if (channel.startsWith("org.hpio.") != config.hpio()) {
+            throw new IOException(config.configuration() + " was served by " + channel);
         }
     }
 

@@ -1,8 +1,8 @@
 package org.hpio.bench.patterns;
 
-import org.hpio.bench.io.FileChecksum;
-import org.hpio.bench.io.Elements;
-import org.hpio.bench.io.TestData;
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.data.FileChecksum;
+import org.hpio.bench.data.TestData;
 
 import java.io.IOException;
 import java.nio.ByteOrder;
@@ -26,19 +26,19 @@ final class Expected {
     }
 
     /** Throws unless {@code actual} is the checksum of what {@code p}'s reads must have read. */
-    void checkRead(String way, Point p, long actual) throws IOException {
+    void checkRead(String config, Point p, long actual) throws IOException {
         long expected = memo.computeIfAbsent(key("read", p), k -> readSum(p));
         if (actual != expected) {
-            throw new IOException(way + " read wrong data (" + p.access().key() + ", op " + p.opSize() + " B, buffer "
+            throw new IOException(config + " read wrong data (" + p.access().key() + ", op " + p.opSize() + " B, buffer "
                     + p.bufferSize() + " B, " + p.ops() + " ops): checksum " + Long.toHexString(actual) + ", expected "
                     + Long.toHexString(expected));
         }
     }
 
     /** Throws unless {@code file} holds the source's bytes where {@code p}'s writes went, and zeros elsewhere. */
-    void checkWrite(String way, Point p, Path file) throws IOException {
+    void checkWrite(String config, Point p, Path file) throws IOException {
         long expected = memo.computeIfAbsent(key("write", p), k -> writeSum(p));
-        FileChecksum.verify(way + " (" + p.access().key() + ", op " + p.opSize() + " B, buffer " + p.bufferSize()
+        FileChecksum.verify(config + " (" + p.access().key() + ", op " + p.opSize() + " B, buffer " + p.bufferSize()
                 + " B, " + p.ops() + " ops)", file, Elements.LONG, ByteOrder.BIG_ENDIAN, 0, p.fileSize() / Long.BYTES,
                 expected);
     }

@@ -1,6 +1,6 @@
 package org.hpio.bench.patterns;
 
-import org.hpio.bench.io.TestData;
+import org.hpio.bench.data.TestData;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -19,7 +19,7 @@ final class PatternsReport {
     private PatternsReport() {
     }
 
-    static void write(SuiteReport report, List<Way> ways, List<PatternsSuite.Measured> measured) {
+    static void write(SuiteReport report, List<PatternsConfig> configs, List<PatternsSuite.Measured> measured) {
         for (PatternsSuite.Measured m : measured) {
             report.result(m.key(), "seconds-per-file", m.perFile(), "s");
             report.result(m.key(), "ops-measured", m.point().ops(), "count");
@@ -29,8 +29,8 @@ final class PatternsReport {
                 List<PatternsSuite.Measured> these = measured.stream()
                         .filter(m -> m.kind() == kind && m.point().access() == access).toList();
                 if (!these.isEmpty()) {
-                    report.table(table(ways, kind, access, these));
-                    report.chart(chart(ways, kind, access, these));
+                    report.table(table(configs, kind, access, these));
+                    report.chart(chart(configs, kind, access, these));
                 }
             }
         }
@@ -40,9 +40,9 @@ final class PatternsReport {
         return kind == Sweeps.Kind.OPERATION ? p.opSize() : p.bufferSize();
     }
 
-    private static Table table(List<Way> ways, Sweeps.Kind kind, Access access, List<PatternsSuite.Measured> these) {
+    private static Table table(List<PatternsConfig> configs, Sweeps.Kind kind, Access access, List<PatternsSuite.Measured> these) {
         List<String> columns = new ArrayList<>(List.of(kind == Sweeps.Kind.OPERATION ? "operation" : "buffer", "ops measured"));
-        List<Way> present = ways.stream().filter(w -> these.stream().anyMatch(m -> m.way().equals(w.name()))).toList();
+        List<PatternsConfig> present = configs.stream().filter(w -> these.stream().anyMatch(m -> m.config().equals(w.name()))).toList();
         present.forEach(w -> columns.add(w.name()));
         long fileSize = these.getFirst().point().fileSize();
         Table table = new Table(String.format(Locale.ROOT, "%s of a %s file against %s: seconds per whole file",
@@ -51,9 +51,9 @@ final class PatternsReport {
         these.forEach(m -> sizes.add(size(kind, m.point())));
         for (int s : sizes) {
             List<String> row = new ArrayList<>(List.of(BenchOptions.formatSize(s), ""));
-            for (Way w : present) {
+            for (PatternsConfig w : present) {
                 Optional<PatternsSuite.Measured> m = these.stream()
-                        .filter(x -> x.way().equals(w.name()) && size(kind, x.point()) == s).findFirst();
+                        .filter(x -> x.config().equals(w.name()) && size(kind, x.point()) == s).findFirst();
                 m.ifPresent(x -> row.set(1, x.point().ops() == x.point().totalOps() ? x.point().ops() + " (all)"
                         : String.valueOf(x.point().ops())));
                 row.add(m.map(x -> String.format(Locale.ROOT, x.perFile() < 10 ? "%.3f" : "%.1f", x.perFile()))
@@ -71,13 +71,13 @@ final class PatternsReport {
         return kind == Sweeps.Kind.OPERATION ? new Point(access, size, 0, fileSize, 1) : new Point(access, 1, size, fileSize, 1);
     }
 
-    private static Chart chart(List<Way> ways, Sweeps.Kind kind, Access access, List<PatternsSuite.Measured> these) {
+    private static Chart chart(List<PatternsConfig> configs, Sweeps.Kind kind, Access access, List<PatternsSuite.Measured> these) {
         Chart chart = new Chart("patterns-" + access.key() + "-" + kind.key, capital(access.title()) + " of "
                 + BenchOptions.formatSize(these.getFirst().point().fileSize()) + " against " + kind.key + " size "
                 + "(scaled where fewer ops measured; see table)", kind.xLabel, "elapsed seconds per file",
                 Chart.Kind.LINE_LOG_XY);
-        for (Way w : ways) {
-            List<PatternsSuite.Measured> line = these.stream().filter(m -> m.way().equals(w.name()))
+        for (PatternsConfig w : configs) {
+            List<PatternsSuite.Measured> line = these.stream().filter(m -> m.config().equals(w.name()))
                     .sorted((a, b) -> Integer.compare(size(kind, a.point()), size(kind, b.point()))).toList();
             if (!line.isEmpty()) {
                 chart.add(Chart.Series.line(w.name(), line.stream().map(m -> (double) size(kind, m.point())).toList(),

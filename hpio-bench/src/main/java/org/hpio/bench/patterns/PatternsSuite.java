@@ -1,10 +1,11 @@
 package org.hpio.bench.patterns;
 
-import org.hpio.bench.io.CProgram;
-import org.hpio.bench.io.DataFiles;
-import org.hpio.bench.io.Elements;
-import org.hpio.bench.io.PageCache;
-import org.hpio.bench.report.Medians;
+import org.hpio.bench.data.DataFiles;
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.machine.CProgram;
+import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.Medians;
+import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -16,10 +17,8 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * {@code hpio bench patterns}: the tuning study of 004 (Xu and Guo) on today's machine. Sequential and random
@@ -46,13 +45,13 @@ public final class PatternsSuite implements Suite {
     }
 
     /** One checked run: seconds for the operations measured, and per whole file. */
-    record Measured(String way, Sweeps.Kind kind, Point point, double seconds) {
+    record Measured(String config, Sweeps.Kind kind, Point point, double seconds) {
         double perFile() {
             return seconds * point.scale();
         }
 
         String key() {
-            return way + "-" + point.access().key() + "-" + kind.key + (kind == Sweeps.Kind.OPERATION
+            return config + "-" + point.access().key() + "-" + kind.key + (kind == Sweeps.Kind.OPERATION
                     ? point.opSize() : point.bufferSize());
         }
     }
@@ -61,9 +60,9 @@ public final class PatternsSuite implements Suite {
     public void run(BenchContext context) throws Exception {
         BenchOptions options = context.options();
         long fileSize = options.sizeOr(DEFAULT_SIZE, QUICK_SIZE) / Long.BYTES * Long.BYTES;
-        List<Way> ways = ways(context);
+        List<PatternsConfig> configs = configs(context);
         SuiteReport report = context.report();
-        params(report, options, fileSize, ways);
+        params(report, options, fileSize, configs);
         Path data = context.workDir().resolve("patterns-data.bin");
         Path scratch = context.workDir().resolve("patterns-write.bin");
         List<Measured> measured = new ArrayList<>();
@@ -72,17 +71,17 @@ public final class PatternsSuite implements Suite {
             PageCache.warm(data);
             Source source = Source.of(fileSize);
             Expected expected = new Expected(source);
-            measured.addAll(measure(context, ways, fileSize, data, scratch, source, expected));
+            measured.addAll(measure(context, configs, fileSize, data, scratch, source, expected));
         } finally {
             Files.deleteIfExists(data);
             Files.deleteIfExists(scratch);
         }
-        PatternsReport.write(report, ways, Medians.byName(measured, Measured::key, Measured::perFile));
+        PatternsReport.write(report, configs, Medians.byName(measured, Measured::key, Measured::perFile));
     }
 
-    static List<Way> ways(BenchContext context) throws IOException {
+    static List<PatternsConfig> configs(BenchContext context) throws IOException {
         BenchOptions options = context.options();
-        List<String> known = new ArrayList<>(JavaWays.all().stream().map(Way::name).toList());
+        List<String> known = new ArrayList<>(JavaConfigs.all().stream().map(PatternsConfig::name).toList());
         known.add("c");
         for (String name : options.configs()) {
             if (!known.contains(name)) {
@@ -90,79 +89,64 @@ public final class PatternsSuite implements Suite {
                         + String.join(", ", known));
             }
         }
-        List<Way> ways = new ArrayList<>(JavaWays.all());
+        List<PatternsConfig> configs = new ArrayList<>(JavaConfigs.all());
         if (options.includes("c")) {
-            Optional<CProgram> c = context.cProgram(CWay.PROGRAM);
-            c.ifPresent(program -> ways.add(new CWay(program)));
+            Optional<CProgram> c = context.cProgram(CConfig.PROGRAM);
+            c.ifPresent(program -> configs.add(new CConfig(program)));
         }
-        return ways.stream().filter(w -> options.includes(w.name())).toList();
+        return configs.stream().filter(w -> options.includes(w.name())).toList();
     }
 
-    private static List<Measured> measure(BenchContext context, List<Way> ways, long fileSize, Path data, Path scratch,
-                                          Source source, Expected expected) throws IOException {
-        List<Measured> measured = new ArrayList<>();
-        Set<String> failed = new HashSet<>();
-        int rounds = context.options().repetitions();
-        List<Point> all = new ArrayList<>();
-        List<Sweeps.Kind> kinds = new ArrayList<>();
+    /** A configuration at a point of a sweep: what one run measures. */
+    private record Case(PatternsConfig config, Sweeps.Kind kind, Point point) {
+        String key() {
+            return new Measured(config.name(), kind, point, 0).key();
+        }
+    }
+
+    /** Every sweep's points, each with every configuration that supports it, in rounds after a shortened warm-up round. */
+    private static List<Measured> measure(BenchContext context, List<PatternsConfig> configs, long fileSize, Path data, Path scratch,
+                                          Source source, Expected expected) throws InterruptedException {
+        List<Case> cases = new ArrayList<>();
         for (Sweeps.Kind kind : Sweeps.Kind.values()) {
             for (Access access : Access.values()) {
                 for (Point p : Sweeps.points(kind, access, fileSize, context.options().quick())) {
-                    all.add(p);
-                    kinds.add(kind);
+                    configs.stream().filter(config -> config.supports(p)).forEach(config -> cases.add(new Case(config, kind, p)));
                 }
             }
         }
-        try (Progress progress = context.progress("points", (long) (rounds + 1) * all.size() * ways.size())) {
-            for (int round = -1; round < rounds; round++) {
-                for (int i = 0; i < all.size(); i++) {
-                    Point p = all.get(i);
-                    for (Way way : ways) {
-                        progress.step();
-                        Measured m = new Measured(way.name(), kinds.get(i), p, 0);
-                        if (!way.supports(p) || failed.contains(m.key())) {
-                            continue;
-                        }
-                        progress.message(m.key());
-                        try {
-                            Point run = round < 0 ? p.withOps(Math.min(p.ops(), WARM_UP_OPS)) : p;
-                            double seconds = once(way, run, run.access().write() ? scratch : data, source, expected);
-                            if (round >= 0) {
-                                measured.add(new Measured(way.name(), kinds.get(i), p, seconds));
-                            }
-                        } catch (IOException | RuntimeException e) {
-                            failed.add(m.key());
-                            context.report().failure(m.key(), e);
-                        }
-                    }
-                }
-            }
+        Rounds<Case> rounds = Rounds.of(context.options().repetitions(), Case::key).warmUpRounds(1).droppingFailed();
+        try (Progress progress = context.progress("points", rounds.steps(cases.size()))) {
+            return rounds.run(cases, (c, warmUp) -> {
+                Point run = warmUp ? c.point().withOps(Math.min(c.point().ops(), WARM_UP_OPS)) : c.point();
+                double seconds = once(c.config(), run, run.access().write() ? scratch : data, source, expected);
+                return new Measured(c.config().name(), c.kind(), c.point(), seconds);
+            }, context.report(), progress);
         }
-        return measured;
     }
 
-    /** One checked run of {@code way} at {@code p}; writes go to a fresh sparse file of the file's size. */
-    static double once(Way way, Point p, Path file, Source source, Expected expected) throws IOException {
+    /** One checked run of {@code config} at {@code p}; writes go to a fresh sparse file of the file's size. */
+    static double once(PatternsConfig config, Point p, Path file, Source source, Expected expected) throws IOException {
         if (p.access().write()) {
             DataFiles.recreateSparse(file, p.fileSize());
         }
         long start = System.nanoTime();
-        long sum = way.run(p, file, source);
-        double seconds = way instanceof CWay c ? c.lastSeconds() : (System.nanoTime() - start) / 1e9;
+        long sum = config.run(p, file, source);
+        double seconds = config instanceof CConfig c ? c.lastSeconds() : (System.nanoTime() - start) / 1e9;
         if (p.access().write()) {
-            expected.checkWrite(way.name(), p, file);
+            expected.checkWrite(config.name(), p, file);
         } else {
-            expected.checkRead(way.name(), p, sum);
+            expected.checkRead(config.name(), p, sum);
         }
         return seconds;
     }
 
-    private static void params(SuiteReport report, BenchOptions options, long fileSize, List<Way> ways) {
+    private static void params(SuiteReport report, BenchOptions options, long fileSize, List<PatternsConfig> configs) {
         boolean quick = options.quick();
         int step = quick ? Sweeps.QUICK_STEP : 4;
         long maxCalls = quick ? Sweeps.QUICK_MAX_CALLS : Sweeps.MAX_CALLS;
         report.param("file-size", BenchOptions.formatSize(fileSize)).param("file-size-bytes", fileSize)
-                .param("ways", String.join(", ", ways.stream().map(Way::name).toList()))
+                .param("ways", String.join(", ", configs.stream().map(PatternsConfig::name).toList()))
                 .param("operation-sizes", "1 B to 1 MiB by x" + step + ", no buffer (004 Tests 1 and 4)")
                 .param("buffer-sizes", "16 B to " + (quick ? "1" : "4") + " MiB by x" + step
                         + ", and 10 MiB; 1-byte operations (004 Tests 2 and 3)")

@@ -1,6 +1,6 @@
 package org.hpio.bench.patterns;
 
-import org.hpio.bench.io.TestData;
+import org.hpio.bench.data.TestData;
 
 /**
  * One point of a sweep: an access pattern, an operation size and a buffer size (0: unbuffered, each operation

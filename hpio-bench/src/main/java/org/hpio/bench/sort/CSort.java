@@ -1,6 +1,6 @@
 package org.hpio.bench.sort;
 
-import org.hpio.bench.io.CProgram;
+import org.hpio.bench.machine.CProgram;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

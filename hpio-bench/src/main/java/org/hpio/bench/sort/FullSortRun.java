@@ -1,6 +1,6 @@
 package org.hpio.bench.sort;
 
-import org.hpio.bench.io.PageCache;
+import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
@@ -16,6 +16,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+
+import static org.hpio.bench.report.Numbers.format;
 
 /**
  * {@code --full}: the whole external sort of the largest input in {@code --memory} ({@link ExternalSort}, O_DIRECT),
@@ -123,15 +125,15 @@ final class FullSortRun {
         SortTimes.Breakdown r = s.runFormation();
         Table table = new Table("Whole external sort (--full): " + BenchOptions.formatSize(f.bytes()) + " in "
                 + BenchOptions.formatSize(f.memory()) + " of memory", List.of("part", "seconds", "how"));
-        table.row("whole sort", SortSuite.seconds(s.total()), s.runs() + " runs of memory/3, " + s.passes()
+        table.row("whole sort", format("%.3f", s.total()), s.runs() + " runs of memory/3, " + s.passes()
                 + " passes, " + (s.direct() ? "O_DIRECT" : "buffered (size not a multiple of 4 KiB)"));
-        table.row("initial pass (Figure 5)", SortSuite.seconds(r.total()), String.format(Locale.ROOT,
+        table.row("initial pass (Figure 5)", format("%.3f", r.total()), String.format(Locale.ROOT,
                 "read* %.3f, write* %.3f, sort %.3f, block %.3f", r.read(), r.write(), r.sort(), r.block()));
-        table.row("merge passes", SortSuite.seconds(s.merge()), String.format(Locale.ROOT,
+        table.row("merge passes", format("%.3f", s.merge()), String.format(Locale.ROOT,
                 "waiting for read-ahead %.3f, decoding blocks read %.3f, encoding + initiating/awaiting writes %.3f,"
                         + " merging %.3f (one thread: a tree of branchless 2-way merges)", s.mergeReadWait(),
                 s.mergeDecode(), s.mergeWrite(), s.mergeCpu()));
-        table.row("lower bound", SortSuite.seconds(f.lowerBound()), String.format(Locale.ROOT,
+        table.row("lower bound", format("%.3f", f.lowerBound()), String.format(Locale.ROOT,
                 "%d passes x (%s / %.0f MB/s read + / %.0f MB/s write) = %.3f s, + in-memory sort %.3f s",
                 s.passes(), BenchOptions.formatSize(f.bytes()), f.rates().readBytesPerSecond() / 1e6,
                 f.rates().writeBytesPerSecond() / 1e6, f.ioBound(), f.inMemorySort()));

@@ -2,7 +2,7 @@ package org.hpio.bench.sort;
 
 import org.hpio.async.AsyncFileOptions;
 import org.hpio.bench.examples.DoubleBufferedSort;
-import org.hpio.bench.io.CProgram;
+import org.hpio.bench.machine.CProgram;
 
 import java.io.IOException;
 import java.nio.file.Path;

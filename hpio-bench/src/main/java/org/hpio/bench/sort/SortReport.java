@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import static org.hpio.bench.report.Numbers.format;
+
 /** Turns the sort suite's checked runs into results, Table 2 breakdowns, Figure 6/7 throughput tables and charts. */
 final class SortReport {
     /** The size of 000 Table 2. */
@@ -65,9 +67,9 @@ final class SortReport {
             }
             SortTimes.Breakdown t = r.times();
             boolean async = c.name().startsWith("async");
-            table.row(c.name(), SortSuite.seconds(t.total()), (async ? "* " : "") + SortSuite.seconds(t.read()),
-                    (async ? "* " : "") + SortSuite.seconds(t.write()), SortSuite.seconds(t.sort()),
-                    async ? SortSuite.seconds(t.block()) : "", String.format(Locale.ROOT, "%.0f", r.throughput()),
+            table.row(c.name(), format("%.3f", t.total()), (async ? "* " : "") + format("%.3f", t.read()),
+                    (async ? "* " : "") + format("%.3f", t.write()), format("%.3f", t.sort()),
+                    async ? format("%.3f", t.block()) : "", String.format(Locale.ROOT, "%.0f", r.throughput()),
                     c.description());
         }
         return table.note("Each run's output checked (length, every chunk ascending, the input's multiset). Median of "

@@ -1,10 +1,12 @@
 package org.hpio.bench.sort;
 
-import org.hpio.bench.io.CProgram;
-import org.hpio.bench.io.DataFiles;
-import org.hpio.bench.io.Elements;
-import org.hpio.bench.io.PageCache;
-import org.hpio.bench.report.Medians;
+import org.hpio.bench.data.DataFiles;
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.machine.CProgram;
+import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.Medians;
+import org.hpio.bench.measure.Rounds;
+import org.hpio.bench.measure.WarmUp;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -16,12 +18,9 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.Set;
 
 /**
  * {@code hpio bench sort}: the external merge sort benchmark of 000 §5 on today's machine. The initial pass
@@ -102,67 +101,55 @@ public final class SortSuite implements Suite {
     }
 
     /**
-     * Every configuration at every chunk size on one input, rounds interleaved; each run checked. With
+     * Every configuration at every chunk size on one input, rounds interleaved per chunk size; each run checked. With
      * {@code warmUp} (the first size), round -1 warms every configuration up untimed ({@link #warmUp}), still checked.
      */
     private static List<SortRun> measureSize(BenchContext context, SortSettings settings, List<SortConfig> configs,
-                                             Path in, Path out, boolean warmUp) throws IOException {
+                                             Path in, Path out, boolean warmUp) throws IOException, InterruptedException {
         long size = Files.size(in);
         MultisetHash expected = MultisetHash.of(in);
         BenchOptions options = context.options();
-        int rounds = options.repetitions();
+        int warmUpRounds = warmUp ? 1 : 0;
         List<SortRun> runs = new ArrayList<>();
-        Set<String> failed = new HashSet<>();
         try (Progress progress = context.progress("sorting " + BenchOptions.formatSize(size),
-                (long) settings.chunks().size() * (rounds + (warmUp ? 1 : 0)) * configs.size())) {
-            for (long chunk : settings.chunks())
-            for (int round = warmUp ? -1 : 0; round < rounds; round++)
-            for (SortConfig config : configs) {
-                progress.message(config.name() + ", " + SortSettings.label(chunk) + " chunks");
-                progress.step();
-                String why = notRun(config, settings, size, chunk);
-                String key = config.name() + "/" + chunk;
-                if (why != null || failed.contains(key)) {
-                    if (round == rounds - 1 && why != null) {
+                (long) settings.chunks().size() * (options.repetitions() + warmUpRounds) * configs.size())) {
+            for (long chunk : settings.chunks()) {
+                List<SortConfig> running = new ArrayList<>();
+                for (SortConfig config : configs) {
+                    String why = notRun(config, settings, size, chunk);
+                    if (why == null) {
+                        running.add(config);
+                    } else {
                         runs.add(SortRun.skipped(config.name(), size, chunk, why));
+                        progress.stepBy(options.repetitions() + warmUpRounds);
                     }
-                    continue;
                 }
-                try {
-                    if (round < 0) {
+                Rounds<SortConfig> rounds = Rounds.<SortConfig>of(options.repetitions(), c -> c.name() + " ("
+                        + SortSettings.label(size) + ", " + SortSettings.label(chunk) + " chunks)")
+                        .warmUpRounds(warmUpRounds).droppingFailed();
+                runs.addAll(rounds.run(running, (config, warm) -> {
+                    if (warm) {
                         warmUp(config, options, in, out, chunk, expected);
-                        continue;
+                        return null;
                     }
-                    SortTimes.Breakdown times = once(config, options, in, out, chunk, expected);
-                    runs.add(SortRun.measured(config.name(), size, chunk, times));
-                } catch (IOException | RuntimeException e) {
-                    failed.add(key);
-                    context.report().failure(config.name() + " (" + SortSettings.label(size) + ", "
-                            + SortSettings.label(chunk) + " chunks)", e);
-                }
+                    return SortRun.measured(config.name(), size, chunk, once(config, options, in, out, chunk, expected));
+                }, context.report(), progress));
             }
         }
         return runs;
     }
 
     /**
-     * The untimed warm-up of {@code config}: runs (checked) until it has run for {@link #WARM_UP_NANOS} or
+     * The untimed warm-up of {@code config}: runs (checked) until it has run for {@link WarmUp#NANOS} or
      * {@link #WARM_UP_RUNS} times, so that the JIT has compiled its paths before the first timed run; one run at
      * the first size is too few calls for that when a run takes milliseconds (at 16 MiB, 512 KiB chunks: 64
      * requests), and the configurations with the most code on the path would pay for it in their times.
      */
     private static void warmUp(SortConfig config, BenchOptions options, Path in, Path out, long chunk,
                                MultisetHash expected) throws IOException {
-        long start = System.nanoTime();
-        long limit = options.quick() ? QUICK_WARM_UP_NANOS : WARM_UP_NANOS;
-        for (int i = 0; i < WARM_UP_RUNS && System.nanoTime() - start < limit; i++) {
-            once(config, options, in, out, chunk, expected);
-        }
+        WarmUp.of(0, WARM_UP_RUNS, options.quick()).repeat(() -> once(config, options, in, out, chunk, expected));
     }
 
-    static final long WARM_UP_NANOS = 1_000_000_000L;
-    /** {@link #WARM_UP_NANOS} in a quick run ({@code hpio bench} without {@code --full}). */
-    static final long QUICK_WARM_UP_NANOS = 300_000_000L;
     static final int WARM_UP_RUNS = 40;
 
     /** Why {@code config} does not run at this size and chunk, or null when it does. */
@@ -227,10 +214,6 @@ public final class SortSuite implements Suite {
         return buffered + ", output a new file written into the page cache and not forced (so write-behind as in "
                 + "000 §5.3), deleted after its check; -direct rows: O_DIRECT on input and output, page cache bypassed"
                 + (options.cache() == BenchOptions.CacheMode.BOTH ? " (--cache both: the -direct rows are the cold run)" : "");
-    }
-
-    static String seconds(double value) {
-        return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, "%.3f", value);
     }
 
     static OptionalDouble find(List<SortRun> runs, String config, long size, long chunk,

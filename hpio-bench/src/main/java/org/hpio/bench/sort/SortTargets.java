@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
+import static org.hpio.bench.report.Numbers.format;
+
 /**
  * The issue's targets, from figures of the same run (as the engine suite's Targets): async faster than bulkds
  * at every size >= 16 MiB with 512 KiB chunks (warm); in the O_DIRECT run, async hiding at least 70% of what
@@ -43,7 +45,7 @@ final class SortTargets {
         }
         full.ifPresent(f -> {
             report.result("full-vs-lower-bound", "total", f.ratio(), "ratio");
-            table.row("whole sort / lower bound (" + SortSettings.label(f.bytes()) + ")", format(f.ratio()), "<= 1.50",
+            table.row("whole sort / lower bound (" + SortSettings.label(f.bytes()) + ")", format("%.2f", f.ratio()), "<= 1.50",
                     f.ratio() <= 1.5 ? "yes" : "no");
         });
         if (!table.rows().isEmpty()) {
@@ -61,7 +63,7 @@ final class SortTargets {
         double ratio = x.getAsDouble() / y.getAsDouble();
         String where = SortSettings.label(size) + ", 512k chunks";
         report.result(a + "-vs-" + b + "-512k-" + SortSettings.label(size), "total", ratio, "ratio");
-        table.row(a + " total / " + b + " total (" + where + ")", format(ratio), "< 1", ratio < 1 ? "yes" : "no");
+        table.row(a + " total / " + b + " total (" + where + ")", format("%.2f", ratio), "< 1", ratio < 1 ? "yes" : "no");
     }
 
     /** (t_bulk-direct - t_async-direct) / min(t_io, t_sort) of bulk-direct, wanted >= 0.7. */
@@ -78,7 +80,7 @@ final class SortTargets {
         report.result("async-direct-hidden-512k-" + SortSettings.label(size), "share", share, "ratio");
         table.row(String.format(Locale.ROOT, "O_DIRECT, %s, 512k: (t_bulk-direct %.3f - t_async-direct %.3f) / "
                         + "min(t_io %.3f, t_sort %.3f)", SortSettings.label(size), sync.getAsDouble(), async.getAsDouble(),
-                io.getAsDouble(), sort.getAsDouble()), format(share), ">= 0.70", share >= 0.7 ? "yes" : "no");
+                io.getAsDouble(), sort.getAsDouble()), format("%.2f", share), ">= 0.70", share >= 0.7 ? "yes" : "no");
     }
 
     private static void ioRatio(SuiteReport report, Table table, List<SortRun> runs, String a, String b, long size,
@@ -92,11 +94,7 @@ final class SortTargets {
         String where = SortSettings.label(size) + ", " + SortSettings.label(chunk) + " chunks";
         report.result(a + "-vs-" + b + "-" + SortSettings.label(chunk) + "-" + SortSettings.label(size), "read+write",
                 ratio, "ratio");
-        table.row(a + " read+write / " + b + " read+write (" + where + ")", format(ratio), wanted,
+        table.row(a + " read+write / " + b + " read+write (" + where + ")", format("%.2f", ratio), wanted,
                 ratio <= limit ? "yes" : "no");
-    }
-
-    private static String format(double value) {
-        return String.format(Locale.ROOT, "%.2f", value);
     }
 }

@@ -1,6 +1,6 @@
 package org.hpio.bench.suite;
 
-import org.hpio.bench.io.CProgram;
+import org.hpio.bench.machine.CProgram;
 import org.hpio.bench.report.MachineInfo;
 import org.hpio.bench.report.Progress;
 import org.hpio.bench.report.SuiteReport;

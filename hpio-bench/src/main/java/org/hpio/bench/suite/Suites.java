@@ -2,6 +2,8 @@ package org.hpio.bench.suite;
 
 import org.hpio.bench.archive.ArchiveSuite;
 import org.hpio.bench.async.AsyncSuite;
+import org.hpio.bench.bulk.ApproachesSuite;
+import org.hpio.bench.bulk.BulkSuite;
 import org.hpio.bench.engine.EngineSuite;
 import org.hpio.bench.nio.NioSuite;
 import org.hpio.bench.patterns.PatternsSuite;

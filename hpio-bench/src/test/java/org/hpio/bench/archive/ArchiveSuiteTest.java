@@ -1,5 +1,6 @@
 package org.hpio.bench.archive;
 
+import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.report.Result;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -46,11 +47,11 @@ class ArchiveSuiteTest {
     void aQuickRunLeavesOutTheSweepPointsButNotTheDefaultOrTheTargetsRows() {
         for (String point : List.of("archive-deflate-bs4k-qd4", "archive-deflate-bs128k-qd4", "archive-deflate-bs32k-qd1",
                 "archive-deflate-bs32k-qd16", "archive-deflate-bs32k-qd32")) {
-            assertTrue(ArchiveSuite.isSweepPoint(point), point);
+            assertTrue(ArchivePlan.isSweepPoint(point), point);
         }
         for (String kept : List.of("archive-deflate-bs32k-qd4", "archive-stored-bs32k-qd4-direct",
                 "archive-deflate-bs32k-qd4-cached", "archive-deflate-lookahead", "loose-hpio", "zipfile-deflate")) {
-            assertFalse(ArchiveSuite.isSweepPoint(kept), kept);
+            assertFalse(ArchivePlan.isSweepPoint(kept), kept);
         }
     }
 
@@ -64,7 +65,7 @@ class ArchiveSuiteTest {
         SuiteReport report = new SuiteReport(suite.name(), suite.summary());
         suite.run(new BenchContext(options, report));
         assertEquals(List.of(), report.failures());
-        for (String config : ArchiveSuite.ways(TraceData.none()).stream().map(Way::name).toList()) {
+        for (String config : ArchivePlan.recordedTraceConfigs(TraceData.none()).stream().map(ArchiveConfig::name).toList()) {
             for (String state : List.of("-cold", "-warm")) {
                 Result r = find(report, config + state, "effective-read");
                 assertTrue(r.value() > 0, r.toString());
@@ -74,7 +75,7 @@ class ArchiveSuiteTest {
         }
         double gameLoads = find(report, "game-loose-readallbytes-warm", "loads").value();
         assertTrue(gameLoads > 50, "the game workload's loads that fit " + TRACE_BYTES + " bytes: " + gameLoads);
-        for (String config : ArchiveSuite.coreWays(TraceData.none()).stream().map(Way::name).toList()) {
+        for (String config : ArchivePlan.coreConfigs(TraceData.none()).stream().map(ArchiveConfig::name).toList()) {
             for (String state : List.of("-cold", "-warm")) {
                 assertTrue(find(report, "game-" + config + state, "effective-read").value() > 0);
                 assertEquals(gameLoads, find(report, "game-" + config + state, "loads").value());
@@ -116,7 +117,7 @@ class ArchiveSuiteTest {
         TraceData data = TraceData.prepare(work.resolve("d"), trace, work.resolve("root"), Long.MAX_VALUE);
         Files.writeString(data.tree().resolve("lib/a.py"), "changed\n".repeat(6250)); // same size, other bytes
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> Replays.replay(Workload.game(), Way.readAllBytes(data), data, null));
+                () -> Replays.replay(Workload.game(), ArchiveConfig.readAllBytes(data), data, null));
         assertTrue(e.getMessage().contains("lib/a.py"), e.getMessage());
         data.delete();
     }
@@ -128,7 +129,7 @@ class ArchiveSuiteTest {
                 () -> ColdStart.choose(Optional.of("reboot")));
         assertTrue(e.getMessage().contains("'reboot'"), e.getMessage());
         ColdStart byDefault = ColdStart.choose(Optional.empty());
-        assertEquals(org.hpio.bench.io.PageCache.canDropEverything() ? ColdStart.MACHINE
+        assertEquals(PageCache.canDropEverything() ? ColdStart.MACHINE
                 : ColdStart.FILES, byDefault);
     }
 

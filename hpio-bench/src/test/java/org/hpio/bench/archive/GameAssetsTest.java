@@ -73,14 +73,14 @@ class GameAssetsTest {
             assertTrue(Files.size(data.deflated()) < 0.8 * Files.size(data.stored()), "Deflate saves something");
             Set<String> repeated = new HashSet<>();
             assertTrue(data.loads().stream().map(TraceEvent::path).anyMatch(p -> !repeated.add(p)), "repeats kept");
-            for (Way way : ArchiveSuite.coreWays(data)) {
-                Measured m = Replays.replay(Workload.game(), way, data, null);
-                assertEquals(data.userBytes(), m.userBytes(), way.name());
+            for (ArchiveConfig config : ArchivePlan.coreConfigs(data)) {
+                Measured m = Replays.replay(Workload.game(), config, data, null);
+                assertEquals(data.userBytes(), m.userBytes(), config.name());
             }
             String first = data.loads().getFirst().path();
             Files.write(data.tree().resolve(first), new byte[Math.toIntExact(data.sizes().get(first))]);
             IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> Replays.replay(Workload.game(), Way.readAllBytes(data), data, null));
+                    () -> Replays.replay(Workload.game(), ArchiveConfig.readAllBytes(data), data, null));
             assertTrue(e.getMessage().contains(first), e.getMessage());
         } finally {
             data.delete();

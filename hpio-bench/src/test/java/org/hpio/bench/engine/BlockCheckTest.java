@@ -1,7 +1,7 @@
 package org.hpio.bench.engine;
 
-import org.hpio.testing.DirectIo;
 import org.hpio.bench.report.Progress;
+import org.hpio.testing.DirectIo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,7 +59,7 @@ class BlockCheckTest {
             List<Workload> workloads = DirectIo.supportedIn(dir) ? List.of(Workload.warm(SIZE), Workload.sequentialRead(SIZE))
                     : List.of(Workload.warm(SIZE)); // buffered only where the file system refuses O_DIRECT
             for (Workload w : workloads) {
-                EngineRun run = new EngineRun(w, m, depth);
+                EngineSuiteConfig run = new EngineSuiteConfig(w, m, depth);
                 IOException e = assertThrows(IOException.class, () -> run.measure(file, settings, Optional.empty()));
                 assertTrue(e.getMessage().contains("read wrong data"), e.getMessage());
             }
@@ -71,7 +71,7 @@ class BlockCheckTest {
         Path file = dir.resolve("data.bin");
         PatternFile.create(file, SIZE, Progress.silent());
         EngineSettings settings = new EngineSettings(List.of(1), List.of(1), List.of(1), 0.05, 0, 1);
-        Figures f = new EngineRun(Workload.warm(SIZE), Mechanism.THREADS, 4).measure(file, settings, Optional.empty());
+        Figures f = new EngineSuiteConfig(Workload.warm(SIZE), Mechanism.THREADS, 4).measure(file, settings, Optional.empty());
         assertTrue(f.ios() > 0);
         PatternFile.verify("whole file", file, SIZE);
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {

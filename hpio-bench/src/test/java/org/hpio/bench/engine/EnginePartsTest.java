@@ -1,10 +1,14 @@
 package org.hpio.bench.engine;
 
+import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.report.JsonTree;
+import org.hpio.bench.report.Progress;
+import org.hpio.bench.report.SuiteReport;
 
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -79,13 +83,16 @@ class EnginePartsTest {
     }
 
     @Test
-    void everyOtherRoundRunsInReverse() {
-        List<EngineRun> runs = List.of(new EngineRun(Workload.random(1 << 30), Mechanism.URING, 32),
-                new EngineRun(Workload.random(1 << 30), Mechanism.FIO, 32),
-                new EngineRun(Workload.random(1 << 30), Mechanism.THREADS, 32));
-        assertEquals(runs, EngineSuite.roundOrder(runs, 0));
-        assertEquals(List.of(runs.get(2), runs.get(1), runs.get(0)), EngineSuite.roundOrder(runs, 1));
-        assertEquals(runs, EngineSuite.roundOrder(runs, 2));
+    void everyOtherRoundRunsInReverse() throws InterruptedException {
+        List<EngineSuiteConfig> runs = List.of(new EngineSuiteConfig(Workload.random(1 << 30), Mechanism.URING, 32),
+                new EngineSuiteConfig(Workload.random(1 << 30), Mechanism.FIO, 32),
+                new EngineSuiteConfig(Workload.random(1 << 30), Mechanism.THREADS, 32));
+        List<EngineSuiteConfig> ran = new ArrayList<>();
+        Rounds.of(3, EngineSuiteConfig::configuration).alternating().run(runs, (run, warmUp) -> ran.add(run),
+                new SuiteReport("engine", ""), Progress.silent());
+        assertEquals(runs, ran.subList(0, 3));
+        assertEquals(List.of(runs.get(2), runs.get(1), runs.get(0)), ran.subList(3, 6));
+        assertEquals(runs, ran.subList(6, 9));
     }
 
     @Test

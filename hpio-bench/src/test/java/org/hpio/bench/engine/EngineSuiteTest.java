@@ -1,6 +1,5 @@
 package org.hpio.bench.engine;
 
-import org.hpio.testing.DirectIo;
 import org.hpio.bench.report.Result;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -9,6 +8,7 @@ import org.hpio.bench.suite.Suites;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.IoEngine;
 import org.hpio.internal.io.IoEngines;
+import org.hpio.testing.DirectIo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,10 +63,10 @@ class EngineSuiteTest {
             System.out.println("fio rows left out: not installed");
         }
         SuiteReport report = run(List.of(), BenchOptions.CacheMode.BOTH);
-        List<EngineRun> planned = EnginePlan.plan(new BenchOptions(Optional.empty(), List.of(1), 1,
+        List<EngineSuiteConfig> planned = EnginePlan.plan(new BenchOptions(Optional.empty(), List.of(1), 1,
                 BenchOptions.CacheMode.BOTH, work, List.of()), TINY, 16L << 20);
         Set<String> names = report.results().stream().map(Result::name).collect(Collectors.toSet());
-        for (EngineRun run : planned) {
+        for (EngineSuiteConfig run : planned) {
             String name = run.configuration();
             boolean excused = (run.mechanism() == Mechanism.URING || run.mechanism() == Mechanism.FIO) && noUring.isPresent()
                     || run.mechanism() == Mechanism.FIO && !fio;
@@ -98,7 +98,7 @@ class EngineSuiteTest {
         }
     }
 
-    private static List<String> metrics(EngineRun run) {
+    private static List<String> metrics(EngineSuiteConfig run) {
         List<String> common = List.of("iops", "cpu-per-io", "p50", "p99", "p999");
         return switch (run.workload().kind()) {
             case RANDOM_READ -> common;
@@ -120,7 +120,7 @@ class EngineSuiteTest {
     @Test
     void configsSelectMechanismsWorkloadsAndWholeNames() {
         BenchOptions all = new BenchOptions(Optional.empty(), List.of(1), 1, BenchOptions.CacheMode.BOTH, work, List.of());
-        List<EngineRun> runs = EnginePlan.plan(all, TINY, 16L << 20);
+        List<EngineSuiteConfig> runs = EnginePlan.plan(all, TINY, 16L << 20);
         assertEquals(List.of("uring-qd1", "uring-qd4"), names(EnginePlan.select(runs, List.of("uring", "random"))));
         assertEquals(List.of("filechannel-qd1", "fio-uring-qd4"),
                 names(EnginePlan.select(runs, List.of("filechannel-qd1", "fio-uring-qd4"))));
@@ -134,8 +134,8 @@ class EngineSuiteTest {
         assertTrue(EnginePlan.plan(warmOnly, TINY, 16L << 20).stream().allMatch(r -> !r.workload().direct()));
     }
 
-    private static List<String> names(List<EngineRun> runs) {
-        return runs.stream().map(EngineRun::configuration).toList();
+    private static List<String> names(List<EngineSuiteConfig> runs) {
+        return runs.stream().map(EngineSuiteConfig::configuration).toList();
     }
 
     @Test

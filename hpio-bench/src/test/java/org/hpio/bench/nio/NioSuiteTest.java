@@ -42,10 +42,11 @@ class NioSuiteTest {
         SuiteReport report = new SuiteReport(suite.name(), suite.summary());
         suite.run(new BenchContext(options, report));
         assertEquals(List.of(), report.failures());
-        for (NioRun run : Stream.concat(NioSuite.readRuns(TINY).stream(), NioSuite.floodRuns().stream()).toList()) {
-            String metric = run.kind().equals(NioRun.FLOOD) ? "checked" : "iops";
-            double v = value(report, run.configuration(), metric);
-            assertTrue(v > 0, run.configuration() + " " + metric + " = " + v);
+        for (NioConfig config : Stream.concat(NioSuite.readConfigs(TINY).stream(), NioSuite.floodConfigs().stream())
+                .toList()) {
+            String metric = config.kind().equals(NioConfig.FLOOD) ? "checked" : "iops";
+            double v = value(report, config.configuration(), metric);
+            assertTrue(v > 0, config.configuration() + " " + metric + " = " + v);
         }
         assertTrue(value(report, "jdk-vt50", "peak-os-threads") > 0);
         assertEquals(8, value(report, "hpio-flood", "acknowledged"), "every hpio write acknowledged and checked");
@@ -62,14 +63,14 @@ class NioSuiteTest {
     @Test
     void configsChooseRowsByNameKindOrProvider() {
         NioSettings s = new NioSettings(16L << 20, 1, 0, 1, List.of(1, 4, 32), List.of(1000, 10_000), 8, 1 << 20, "64m");
-        List<NioRun> all = NioSuite.readRuns(s);
+        List<NioConfig> all = NioSuite.readConfigs(s);
         assertEquals(List.of("jdk-afc-qd32", "hpio-afc-qd32"), names(NioSuite.select(all, List.of("jdk-afc-qd32", "hpio-afc-qd32"))));
         assertEquals(List.of("jdk-afc-qd1", "hpio-afc-qd1", "jdk-afc-qd4", "hpio-afc-qd4", "jdk-afc-qd32", "hpio-afc-qd32",
                 "uring-qd32"), names(NioSuite.select(all, List.of("afc"))));
         assertEquals(List.of("hpio-vt1000", "hpio-vt10000"), names(NioSuite.select(all, List.of("vthreads", "hpio"))
-                .stream().filter(r -> r.hpio() && r.kind().equals(NioRun.VTHREADS)).toList()));
+                .stream().filter(r -> r.hpio() && r.kind().equals(NioConfig.VTHREADS)).toList()));
         assertEquals(List.of(), names(NioSuite.select(all, List.of("flood"))));
-        assertEquals(List.of("jdk-flood", "hpio-flood"), names(NioSuite.select(NioSuite.floodRuns(), List.of("flood"))));
+        assertEquals(List.of("jdk-flood", "hpio-flood"), names(NioSuite.select(NioSuite.floodConfigs(), List.of("flood"))));
         assertThrows(IllegalArgumentException.class, () -> NioSuite.select(all, List.of("afc-qd32")));
         assertTrue(Suites.byName("nio").isPresent(), "registered with the other suites");
     }
@@ -90,8 +91,8 @@ class NioSuiteTest {
         }
     }
 
-    private static List<String> names(List<NioRun> runs) {
-        return runs.stream().map(NioRun::configuration).toList();
+    private static List<String> names(List<NioConfig> runs) {
+        return runs.stream().map(NioConfig::configuration).toList();
     }
 
     private static double value(SuiteReport report, String name, String metric) {

@@ -1,8 +1,8 @@
 package org.hpio.bench.patterns;
 
-import org.hpio.bench.io.CProgram;
-import org.hpio.bench.io.DataFiles;
-import org.hpio.bench.io.Elements;
+import org.hpio.bench.data.DataFiles;
+import org.hpio.bench.data.Elements;
+import org.hpio.bench.machine.CProgram;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;
@@ -36,15 +36,15 @@ class PatternsTest {
     @TempDir
     Path dir;
 
-    private static List<Way> ways;
+    private static List<PatternsConfig> configs;
     private static Source source;
     private static Path data;
 
     @BeforeAll
     static void setUp() throws IOException {
-        ways = new ArrayList<>(JavaWays.all());
-        Optional<CProgram> c = CProgram.compile(CWay.PROGRAM, shared.resolve("c"), new ArrayList<>());
-        c.ifPresent(program -> ways.add(new CWay(program)));
+        configs = new ArrayList<>(JavaConfigs.all());
+        Optional<CProgram> c = CProgram.compile(CConfig.PROGRAM, shared.resolve("c"), new ArrayList<>());
+        c.ifPresent(program -> configs.add(new CConfig(program)));
         source = Source.of(SIZE);
         data = shared.resolve("data");
         DataFiles.create(data, Elements.LONG, SIZE / 8, ByteOrder.BIG_ENDIAN);
@@ -58,10 +58,10 @@ class PatternsTest {
         for (Sweeps.Kind kind : Sweeps.Kind.values()) {
             for (Access access : Access.values()) {
                 for (Point p : Sweeps.points(kind, access, SIZE)) {
-                    for (Way way : ways) {
-                        if (way.supports(p)) {
-                            double seconds = PatternsSuite.once(way, p, access.write() ? scratch : data, source, expected);
-                            assertTrue(seconds > 0, way.name() + " " + p);
+                    for (PatternsConfig config : configs) {
+                        if (config.supports(p)) {
+                            double seconds = PatternsSuite.once(config, p, access.write() ? scratch : data, source, expected);
+                            assertTrue(seconds > 0, config.name() + " " + p);
                             checked++;
                         }
                     }
@@ -85,7 +85,7 @@ class PatternsTest {
         Point p = new Point(Access.RANDOM_WRITE, 4, 0, SIZE, 50);
         Path file = dir.resolve("written");
         DataFiles.recreateSparse(file, SIZE);
-        new JavaWays.Stream().run(p, file, source);
+        new JavaConfigs.Stream().run(p, file, source);
         expected.checkWrite("stream", p, file);
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             long pos = p.position(7);
@@ -94,7 +94,7 @@ class PatternsTest {
         }
         assertThrows(IOException.class, () -> expected.checkWrite("stream", p, file));
         DataFiles.recreateSparse(file, SIZE);
-        new JavaWays.Stream().run(new Point(Access.SEQ_WRITE, 4, 0, SIZE, 50), file, source);
+        new JavaConfigs.Stream().run(new Point(Access.SEQ_WRITE, 4, 0, SIZE, 50), file, source);
         assertThrows(IOException.class, () -> expected.checkWrite("stream", p, file));
     }
 

@@ -1,6 +1,6 @@
 package org.hpio.bench.sort;
 
-import org.hpio.bench.io.CProgram;
+import org.hpio.bench.machine.CProgram;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

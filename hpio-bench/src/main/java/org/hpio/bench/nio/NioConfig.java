@@ -1,0 +1,47 @@
+package org.hpio.bench.nio;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One row of the suite: which kind ({@code afc}, {@code vthreads}, {@code flood}, or the engine's own
+ * {@code uring}), on whose provider, at which queue depth or thread count; and, once measured, its figures
+ * as the child printed them.
+ */
+record NioConfig(String kind, String provider, int parameter) {
+    static final String AFC = "afc";
+    static final String VTHREADS = "vthreads";
+    static final String FLOOD = "flood";
+    static final String URING = "uring";
+    static final List<String> KINDS = List.of(AFC, VTHREADS, FLOOD);
+
+    /** {@code hpio-afc-qd32}, {@code jdk-vt1000}, {@code hpio-flood}, {@code uring-qd32}. */
+    String configuration() {
+        return switch (kind) {
+            case AFC -> provider + "-afc-qd" + parameter;
+            case VTHREADS -> provider + "-vt" + parameter;
+            case FLOOD -> provider + "-flood";
+            default -> "uring-qd" + parameter;
+        };
+    }
+
+    boolean hpio() {
+        return provider.equals("hpio");
+    }
+
+    /** A measured row: the run and its figures (numbers as text, "true"/"false", the channel's class). */
+    record Measured(NioConfig config, Map<String, String> figures) {
+        double number(String key) {
+            String v = figures.get(key);
+            return v == null ? Double.NaN : Double.parseDouble(v);
+        }
+
+        boolean flag(String key) {
+            return Boolean.parseBoolean(figures.get(key));
+        }
+
+        String name() {
+            return config.configuration();
+        }
+    }
+}
