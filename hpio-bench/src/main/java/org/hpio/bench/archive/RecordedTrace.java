@@ -30,7 +30,7 @@ record RecordedTrace(Path traceFile, Path root) implements TraceSource {
     @Override
     public String name() {
         return traceFile != null ? traceFile.toString()
-                : "python-startup-3runs.trace (bundled copy of ../shared/data/traces)";
+                : "python-startup-3runs.trace (bundled with hpio-bench)";
     }
 
     @Override
