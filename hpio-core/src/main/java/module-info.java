@@ -11,6 +11,6 @@ module org.hpio.core {
     exports org.hpio.nio;
     // The archive's allocator reserves lazily committed address space (VirtualMemory).
     exports org.hpio.internal.sys to org.hpio.archive;
-    // The archive's block buffers come from the same pool as staging buffers (StagingPool).
+    // The archive's block buffers and load memory come from the pools staging uses (BufferPool, MemoryPool).
     exports org.hpio.internal.mem to org.hpio.archive;
 }

@@ -534,7 +534,7 @@ public final class Archive implements AutoCloseable {
     }
 
     /**
-     * A stored entry straight into recycled memory ({@link MemoryPool#take}, given back when the loaded file
+     * A stored entry straight into recycled memory ({@link BlockIo#take}, given back when the loaded file
      * closes), read in place from its local header on (so that entries loaded in archive order are read
      * contiguously, with no seek: 002 §4.3), aligned out to O_DIRECT's grid; the view is the data's part.
      */

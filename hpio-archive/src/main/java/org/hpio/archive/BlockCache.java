@@ -1,6 +1,6 @@
 package org.hpio.archive;
 
-import org.hpio.internal.mem.StagingPool;
+import org.hpio.internal.mem.BufferPool;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Iterator;
@@ -13,7 +13,7 @@ import java.util.Map;
  * neighbouring entry does not read its shared block again. Keyed by block index in one file.
  *
  * <p>Blocks are pinned while a reader uses them: a block evicted while pinned goes back to the pool when its
- * last reader releases it. Every block comes from, and returns to, one {@link StagingPool}. Thread-safe.
+ * last reader releases it. Every block comes from, and returns to, one {@link BufferPool}. Thread-safe.
  */
 final class BlockCache {
     /** A block buffer and the bytes of the file it holds. Fields are guarded by the cache's lock. */
@@ -30,12 +30,12 @@ final class BlockCache {
         }
     }
 
-    private final StagingPool pool;
+    private final BufferPool pool;
     private final int capacity;
     private final Map<Long, Block> blocks = new LinkedHashMap<>(16, 0.75f, true);
     private long hits;
 
-    BlockCache(StagingPool pool, int capacity) {
+    BlockCache(BufferPool pool, int capacity) {
         this.pool = pool;
         this.capacity = capacity;
     }

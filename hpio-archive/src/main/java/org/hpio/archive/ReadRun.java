@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * data, adjacent in the archive) read into one buffer, in pieces of at most the look-ahead's read size, plus
  * room for the uncompressed contents of its Deflate entries.
  *
- * <p>Ownership: the run's memory comes from the {@link MemoryPool} (through {@link BlockIo#take}) and goes
+ * <p>Ownership: the run's memory comes from the load memory pool (through {@link BlockIo#take}) and goes
  * back to it when the run's last entry is released ({@link #release()}; a shared arena per run cost a JVM-wide
  * handshake, about 50 us here, at its close): by the caller closing the {@link LoadedFile} it got, or by the loader for an entry it
  * never delivered. Until then the memory stays whole, so one loaded file keeps its run's memory (at most the

@@ -8,9 +8,9 @@
  * {@code Archive}, {@code ArchiveEntry} and {@code LoadedFile}):
  * <ul>
  *   <li>format: {@code ZipFormat}, {@code EndOfDirectory}, {@code CentralDirectory}, {@code EntryNames};</li>
- *   <li>reading: {@code BlockIo}, {@code MemoryPool}, {@code BlockCache}, {@code WholeEntryReads},
- *       {@code StraightReads}, {@code BlockStream}, {@code ChannelReads}; the loader's {@code ReadRun},
- *       {@code ReadQueue}, {@code ReuseBook}, {@code LoaderSlot};</li>
+ *   <li>reading: {@code BlockIo} (load memory from core's {@code MemoryPool}), {@code BlockCache},
+ *       {@code WholeEntryReads}, {@code StraightReads}, {@code BlockStream}, {@code ChannelReads}; the loader's
+ *       {@code ReadRun}, {@code ReadQueue}, {@code ReuseBook}, {@code LoaderSlot};</li>
  *   <li>decoding: {@code WholeEntryDecoder}, {@code EntryDecoder}, {@code EntryInputStream} over the
  *       {@code StreamDecompressor}s ({@code DeflateStream}; {@code ZstdStream} and {@code Bzip2Stream} over
  *       {@code NativeStream}), all checked by {@code EntryCheck}; {@code ArchiveWarnings};</li>

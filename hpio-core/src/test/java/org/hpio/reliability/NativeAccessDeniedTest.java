@@ -38,6 +38,7 @@ class NativeAccessDeniedTest {
             "org.hpio.async.WriteFloodTest",
             "org.hpio.internal.io.IoRequestTest",
             "org.hpio.internal.io.ThreadPoolEngineTest",
+            "org.hpio.internal.mem.MemoryPoolTest",
             "org.hpio.nio.HpioThreadsFileChannelTest",
             "org.hpio.nio.HpioThreadsAsynchronousFileChannelTest",
             "org.hpio.nio.HpioChannelsTest");

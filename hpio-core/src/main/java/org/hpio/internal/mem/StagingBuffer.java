@@ -3,41 +3,35 @@ package org.hpio.internal.mem;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Off-heap memory that holds heap data for the kernel while an asynchronous request is in flight: 4 KiB
- * aligned (O_DIRECT-ready). Up to {@link #POOLED_MAX} bytes it comes from pools of power-of-two sizes from
- * 4 KiB; above, from an arena of its own that {@link #release()} frees at once (never left to the garbage
- * collector, so native memory cannot pile up between collections).
+ * aligned (O_DIRECT-ready). Up to {@link #POOLED_MAX} bytes it comes from a {@link MemoryPool} of size classes
+ * from 4 KiB (each keeping up to 256 KiB or 4 buffers idle); above, from an arena of its own that
+ * {@link #release()} frees at once (never left to the garbage collector, so native memory cannot pile up between
+ * collections).
  *
  * <p>Ownership: {@link #acquire} hands the buffer to the caller (in practice: to the request it stages for),
- * who owns it until exactly one {@link #release()}; nothing may touch {@link #segment()} after that.
- * {@link #capacity()} is what the buffer really occupies, the figure a staging budget should count.
+ * who owns it until exactly one {@link #release()}; nothing may touch {@link #segment()} after that. Its
+ * contents are undefined (pooled memory is not zeroed). {@link #capacity()} is what the buffer really occupies,
+ * the figure a staging budget should count.
  */
 public final class StagingBuffer {
     public static final int POOLED_MAX = 1 << 20;
-    private static final int MIN_SHIFT = 12;
-    private static final int MAX_SHIFT = 20;
-    private static final StagingPool[] POOLS = new StagingPool[MAX_SHIFT - MIN_SHIFT + 1];
-
-    static {
-        for (int shift = MIN_SHIFT; shift <= MAX_SHIFT; shift++) {
-            POOLS[shift - MIN_SHIFT] = new StagingPool(1 << shift, Math.max(4, 64 >> (shift - MIN_SHIFT)));
-        }
-    }
+    private static final MemoryPool POOL = new MemoryPool(POOLED_MAX, MemoryPool.IdleBound.perClass(256 << 10, 4));
+    /** Buffers acquired and not yet released, JVM-wide: the reliability suite's native-memory leak check. */
+    private static final AtomicLong OUTSTANDING = new AtomicLong();
 
     private final MemorySegment segment;
     private final MemorySegment whole;
-    private final StagingPool pool;
     private final Arena arena;
     private final AtomicBoolean released = new AtomicBoolean();
-    /** Buffers acquired and not yet released, JVM-wide: the reliability suite's native-memory leak check. */
-    private static final java.util.concurrent.atomic.AtomicLong OUTSTANDING = new java.util.concurrent.atomic.AtomicLong();
 
-    private StagingBuffer(MemorySegment whole, long bytes, StagingPool pool, Arena arena) {
+    /** {@code arena}: the buffer's own, or null when {@code whole} is the pool's. */
+    private StagingBuffer(MemorySegment whole, long bytes, Arena arena) {
         this.whole = whole;
         this.segment = whole.asSlice(0, bytes);
-        this.pool = pool;
         this.arena = arena;
     }
 
@@ -48,11 +42,10 @@ public final class StagingBuffer {
         }
         StagingBuffer buffer;
         if (bytes <= POOLED_MAX) {
-            StagingPool pool = POOLS[shiftFor(bytes) - MIN_SHIFT];
-            buffer = new StagingBuffer(pool.acquire(), bytes, pool, null);
+            buffer = new StagingBuffer(POOL.take(bytes), bytes, null);
         } else {
             Arena arena = Arena.ofShared();
-            buffer = new StagingBuffer(arena.allocate(bytes, 4096), bytes, null, arena);
+            buffer = new StagingBuffer(arena.allocate(bytes, MemoryPool.ALIGNMENT), bytes, arena);
         }
         OUTSTANDING.incrementAndGet();
         return buffer;
@@ -65,12 +58,7 @@ public final class StagingBuffer {
 
     /** The bytes {@link #acquire} of {@code bytes} occupies. */
     public static long capacityFor(long bytes) {
-        return bytes <= POOLED_MAX ? 1L << shiftFor(bytes) : bytes;
-    }
-
-    private static int shiftFor(long bytes) {
-        int shift = bytes <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(bytes - 1);
-        return Math.max(MIN_SHIFT, shift);
+        return POOL.capacityFor(bytes);
     }
 
     /** Exactly the bytes asked for. */
@@ -85,14 +73,14 @@ public final class StagingBuffer {
         return whole.byteSize();
     }
 
-    /** Gives the memory back (to its pool, or frees it); a second call is an error. */
+    /** Gives the memory back (to the pool, or frees it); a second call is an error. */
     public void release() {
         if (!released.compareAndSet(false, true)) {
             throw new IllegalStateException("staging buffer released twice");
         }
         OUTSTANDING.decrementAndGet();
-        if (pool != null) {
-            pool.release(whole);
+        if (arena == null) {
+            POOL.give(whole);
         } else {
             arena.close();
         }

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A few off-heap staging buffers of one size, page-aligned, kept in fixed slots: for synchronous calls that
- * hold one for a moment, where {@link StagingPool}'s queue (a node allocated per release) is a measurable part
+ * hold one for a moment, where {@link BufferPool}'s queue (a node allocated per release) is a measurable part
  * of a 1 KiB read. Taking and giving back a buffer is one compare-and-set on a slot, starting at a slot chosen
  * by the thread's id, and allocates nothing.
  *

@@ -17,7 +17,6 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * (or {@code -Dhpio.libbz2=false}) {@link #available()} is false and {@link #unavailableReason()} says why.
  */
 public final class Libbz2 {
-    private static final String LIBRARY = "libbz2.so.1.0";
     private static final int BZ_OK = 0;
     private static final int BZ_STREAM_END = 4;
     /** sizeof(bz_stream) on LP64: two {pointer, avail, total_lo, total_hi} groups, state, bzalloc, bzfree, opaque. */
@@ -27,43 +26,23 @@ public final class Libbz2 {
     private static final long NEXT_OUT = 24;
     private static final long AVAIL_OUT = 32;
 
-    private static final MethodHandle INIT;
-    private static final MethodHandle DECOMPRESS;
-    private static final MethodHandle END;
-    private static final String UNAVAILABLE;
+    private static final SystemLibrary<Calls> LIBRARY =
+            SystemLibrary.bind("libbz2", "libbz2.so.1.0", "libbz2-1.0", Calls::bind);
     /** Ends a stream when it is closed, once, or when it becomes unreachable unclosed. */
     private static final Cleaner CLEANER = Cleaner.create();
 
-    static {
-        MethodHandle init = null;
-        MethodHandle decompress = null;
-        MethodHandle end = null;
-        String why = null;
-        if (!Boolean.parseBoolean(System.getProperty("hpio.libbz2", "true"))) {
-            why = "turned off by -Dhpio.libbz2=false";
-        } else if (!NativeAccess.available()) {
-            why = "native calls are off: " + NativeAccess.unavailableReason();
-        } else {
-            try {
-                SymbolLookup lib = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
-                Linker linker = Linker.nativeLinker();
-                init = linker.downcallHandle(lib.findOrThrow("BZ2_bzDecompressInit"),
-                        FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-                decompress = linker.downcallHandle(lib.findOrThrow("BZ2_bzDecompress"),
-                        FunctionDescriptor.of(JAVA_INT, ADDRESS));
-                end = linker.downcallHandle(lib.findOrThrow("BZ2_bzDecompressEnd"),
-                        FunctionDescriptor.of(JAVA_INT, ADDRESS));
-            } catch (RuntimeException e) {   // not found, or native access refused (IllegalCallerException)
-                why = LIBRARY + " cannot be used (install Debian's package libbz2-1.0): " + e;
-                init = null;
-                decompress = null;
-                end = null;
-            }
+    /** The downcall handles. */
+    private record Calls(MethodHandle init, MethodHandle decompress, MethodHandle end) {
+        static Calls bind(SymbolLookup lib) {
+            Linker linker = Linker.nativeLinker();
+            return new Calls(
+                    linker.downcallHandle(lib.findOrThrow("BZ2_bzDecompressInit"),
+                            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT)),
+                    linker.downcallHandle(lib.findOrThrow("BZ2_bzDecompress"),
+                            FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+                    linker.downcallHandle(lib.findOrThrow("BZ2_bzDecompressEnd"),
+                            FunctionDescriptor.of(JAVA_INT, ADDRESS)));
         }
-        INIT = init;
-        DECOMPRESS = decompress;
-        END = end;
-        UNAVAILABLE = why;
     }
 
     private Libbz2() {
@@ -71,12 +50,12 @@ public final class Libbz2 {
 
     /** Whether the library was found and may be used. */
     public static boolean available() {
-        return DECOMPRESS != null;
+        return LIBRARY.available();
     }
 
     /** Why the library is not used, or null when it is. */
     public static String unavailableReason() {
-        return UNAVAILABLE;
+        return LIBRARY.unavailableReason();
     }
 
     /** libbz2's name for a result code. */
@@ -102,10 +81,10 @@ public final class Libbz2 {
         /** A decompressor; throws {@link IllegalStateException} saying why when libbz2 is not available. */
         public Decompressor() {
             if (!available()) {
-                throw new IllegalStateException("bzip2 needs libbz2, which is not available: " + UNAVAILABLE);
+                throw new IllegalStateException("bzip2 needs libbz2, which is not available: " + unavailableReason());
             }
             try {
-                int r = (int) INIT.invokeExact(stream, 0, 0);
+                int r = (int) LIBRARY.calls().init().invokeExact(stream, 0, 0);
                 if (r != BZ_OK) {
                     throw new IllegalStateException("BZ2_bzDecompressInit failed: " + resultName(r));
                 }
@@ -132,7 +111,7 @@ public final class Libbz2 {
             long outBefore = Math.min(out.byteSize(), 0xFFFF_FFFFL);
             int r;
             try {
-                r = (int) DECOMPRESS.invokeExact(stream);
+                r = (int) LIBRARY.calls().decompress().invokeExact(stream);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable t) {
@@ -169,7 +148,7 @@ public final class Libbz2 {
     /** BZ2_bzDecompressEnd on {@code stream}. */
     private static void end(MemorySegment stream) {
         try {
-            int ignored = (int) END.invokeExact(stream);
+            int ignored = (int) LIBRARY.calls().end().invokeExact(stream);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

@@ -6,7 +6,6 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.util.concurrent.ConcurrentLinkedDeque;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -40,54 +39,34 @@ public final class Libdeflate {
     }
 
     private static final int KEEP = 8;
-    private static final String LIBRARY = "libdeflate.so.0";
-    private static final MethodHandle ALLOC;
-    private static final MethodHandle FREE_DECOMPRESSOR;
-    private static final MethodHandle DECOMPRESS;
-    /** The same call as a critical downcall that may be given heap segments (it holds off safepoints briefly). */
-    private static final MethodHandle DECOMPRESS_HEAP;
-    private static final String UNAVAILABLE;
-    private static final ConcurrentLinkedDeque<MemorySegment> FREE = new ConcurrentLinkedDeque<>();
+    private static final SystemLibrary<Calls> LIBRARY =
+            SystemLibrary.bind("libdeflate", "libdeflate.so.0", "libdeflate0", Calls::bind);
+    private static final CodecContexts DECOMPRESSORS = new CodecContexts("libdeflate_alloc_decompressor", KEEP,
+            () -> (MemorySegment) LIBRARY.calls().alloc().invokeExact(),
+            d -> LIBRARY.calls().free().invokeExact(d));
 
-    static {
-        MethodHandle alloc = null;
-        MethodHandle free = null;
-        MethodHandle decompress = null;
-        MethodHandle decompressHeap = null;
-        String why = null;
-        if (!Boolean.parseBoolean(System.getProperty("hpio.libdeflate", "true"))) {
-            why = "turned off by -Dhpio.libdeflate=false";
-        } else if (!NativeAccess.available()) {
-            why = "native calls are off: " + NativeAccess.unavailableReason();
-        } else {
-            try {
-                SymbolLookup lib = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
-                Linker linker = Linker.nativeLinker();
-                alloc = linker.downcallHandle(lib.findOrThrow("libdeflate_alloc_decompressor"),
-                        FunctionDescriptor.of(ADDRESS));
-                free = linker.downcallHandle(lib.findOrThrow("libdeflate_free_decompressor"),
-                        FunctionDescriptor.ofVoid(ADDRESS));
-                // enum libdeflate_result libdeflate_deflate_decompress_ex(struct libdeflate_decompressor *d,
-                //     const void *in, size_t in_nbytes, void *out, size_t out_nbytes_avail,
-                //     size_t *actual_in_nbytes_ret, size_t *actual_out_nbytes_ret);
-                FunctionDescriptor decompressEx = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
-                        ADDRESS, JAVA_LONG, ADDRESS, ADDRESS);
-                decompress = linker.downcallHandle(lib.findOrThrow("libdeflate_deflate_decompress_ex"), decompressEx);
-                decompressHeap = linker.downcallHandle(lib.findOrThrow("libdeflate_deflate_decompress_ex"),
-                        decompressEx, Linker.Option.critical(true));
-            } catch (RuntimeException e) {   // not found, or native access refused (IllegalCallerException)
-                why = LIBRARY + " cannot be used (install Debian's package libdeflate0): " + e;
-                alloc = null;
-                free = null;
-                decompress = null;
-                decompressHeap = null;
-            }
+    /**
+     * The downcall handles; {@code decompressHeap} is the same call as {@code decompress} as a critical downcall
+     * that may be given heap segments (it holds off safepoints briefly).
+     */
+    private record Calls(MethodHandle alloc, MethodHandle free, MethodHandle decompress,
+                         MethodHandle decompressHeap) {
+        static Calls bind(SymbolLookup lib) {
+            Linker linker = Linker.nativeLinker();
+            // enum libdeflate_result libdeflate_deflate_decompress_ex(struct libdeflate_decompressor *d,
+            //     const void *in, size_t in_nbytes, void *out, size_t out_nbytes_avail,
+            //     size_t *actual_in_nbytes_ret, size_t *actual_out_nbytes_ret);
+            FunctionDescriptor decompressEx = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
+                    ADDRESS, JAVA_LONG, ADDRESS, ADDRESS);
+            return new Calls(
+                    linker.downcallHandle(lib.findOrThrow("libdeflate_alloc_decompressor"),
+                            FunctionDescriptor.of(ADDRESS)),
+                    linker.downcallHandle(lib.findOrThrow("libdeflate_free_decompressor"),
+                            FunctionDescriptor.ofVoid(ADDRESS)),
+                    linker.downcallHandle(lib.findOrThrow("libdeflate_deflate_decompress_ex"), decompressEx),
+                    linker.downcallHandle(lib.findOrThrow("libdeflate_deflate_decompress_ex"), decompressEx,
+                            Linker.Option.critical(true)));
         }
-        ALLOC = alloc;
-        FREE_DECOMPRESSOR = free;
-        DECOMPRESS = decompress;
-        DECOMPRESS_HEAP = decompressHeap;
-        UNAVAILABLE = why;
     }
 
     private Libdeflate() {
@@ -95,12 +74,12 @@ public final class Libdeflate {
 
     /** Whether the library was found and may be used. */
     public static boolean available() {
-        return DECOMPRESS != null;
+        return LIBRARY.available();
     }
 
     /** Why the library is not used, or null when it is. */
     public static String unavailableReason() {
-        return UNAVAILABLE;
+        return LIBRARY.unavailableReason();
     }
 
     /**
@@ -115,19 +94,19 @@ public final class Libdeflate {
      */
     public static Decoded inflate(MemorySegment in, MemorySegment out) {
         if (!available()) {
-            throw new IllegalStateException("libdeflate is not available: " + UNAVAILABLE);
+            throw new IllegalStateException("libdeflate is not available: " + unavailableReason());
         }
         if (out.isReadOnly()) {
             throw new IllegalArgumentException("libdeflate's output segment is read-only");
         }
         boolean offHeap = in.isNative() && out.isNative();
-        MemorySegment d = take();
+        MemorySegment d = DECOMPRESSORS.take();
         try {
             long[] sizes = new long[2];
             MemorySegment sizesSegment = MemorySegment.ofArray(sizes);
             int r = offHeap ? decompressOffHeap(d, in, out, sizes)
-                    : (int) DECOMPRESS_HEAP.invokeExact(d, in, in.byteSize(), out, out.byteSize(), sizesSegment,
-                    sizesSegment.asSlice(8));
+                    : (int) LIBRARY.calls().decompressHeap().invokeExact(d, in, in.byteSize(), out, out.byteSize(),
+                    sizesSegment, sizesSegment.asSlice(8));
             Result result = r >= 0 && r < Result.values().length ? Result.values()[r] : Result.BAD_DATA;
             return new Decoded(result, sizes[0], sizes[1]);
         } catch (RuntimeException | Error e) {
@@ -135,7 +114,7 @@ public final class Libdeflate {
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         } finally {
-            give(d);
+            DECOMPRESSORS.give(d);
         }
     }
 
@@ -144,40 +123,11 @@ public final class Libdeflate {
             throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment results = arena.allocate(JAVA_LONG, 2);
-            int r = (int) DECOMPRESS.invokeExact(d, in, in.byteSize(), out, out.byteSize(), results,
-                    results.asSlice(8));
+            int r = (int) LIBRARY.calls().decompress().invokeExact(d, in, in.byteSize(), out, out.byteSize(),
+                    results, results.asSlice(8));
             sizes[0] = results.get(JAVA_LONG, 0);
             sizes[1] = results.get(JAVA_LONG, 8);
             return r;
-        }
-    }
-
-    private static MemorySegment take() {
-        MemorySegment d = FREE.pollFirst();
-        if (d != null) {
-            return d;
-        }
-        try {
-            d = (MemorySegment) ALLOC.invokeExact();
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
-        if (d.address() == 0) {
-            throw new OutOfMemoryError("libdeflate_alloc_decompressor returned NULL");
-        }
-        return d;
-    }
-
-    /** Keeps up to {@value #KEEP} decompressors for later calls and frees the rest. */
-    private static void give(MemorySegment d) {
-        if (FREE.size() < KEEP) {
-            FREE.addFirst(d);
-            return;
-        }
-        try {
-            FREE_DECOMPRESSOR.invokeExact(d);
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 }

@@ -7,7 +7,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.ref.Cleaner;
-import java.util.concurrent.ConcurrentLinkedDeque;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -29,10 +28,15 @@ public final class Libzstd {
     /** libzstd's ZSTD_error_dstSize_tooSmall. */
     private static final int DST_SIZE_TOO_SMALL = 70;
     private static final int KEEP = 8;
-    private static final String LIBRARY = "libzstd.so.1";
-    private static final Calls CALLS;
-    private static final String UNAVAILABLE;
-    private static final ConcurrentLinkedDeque<MemorySegment> FREE = new ConcurrentLinkedDeque<>();
+    private static final SystemLibrary<Calls> LIBRARY =
+            SystemLibrary.bind("libzstd", "libzstd.so.1", "libzstd1", Calls::bind);
+    private static final Calls CALLS = LIBRARY.calls();
+    /** Decompression contexts: ZSTD_decompressDCtx starts each frame afresh, so a kept one needs no reset. */
+    private static final CodecContexts CONTEXTS = new CodecContexts("ZSTD_createDCtx", KEEP,
+            () -> (MemorySegment) calls().createD().invokeExact(),
+            d -> {
+                long ignored = (long) CALLS.freeD().invokeExact(d);
+            });
     /** Frees a stream's context when it is closed, once, or when it becomes unreachable unclosed. */
     private static final Cleaner CLEANER = Cleaner.create();
 
@@ -88,40 +92,22 @@ public final class Libzstd {
         }
     }
 
-    static {
-        Calls calls = null;
-        String why = null;
-        if (!Boolean.parseBoolean(System.getProperty("hpio.libzstd", "true"))) {
-            why = "turned off by -Dhpio.libzstd=false";
-        } else if (!NativeAccess.available()) {
-            why = "native calls are off: " + NativeAccess.unavailableReason();
-        } else {
-            try {
-                calls = Calls.bind(SymbolLookup.libraryLookup(LIBRARY, Arena.global()));
-            } catch (RuntimeException e) {   // not found, or native access refused (IllegalCallerException)
-                why = LIBRARY + " cannot be used (install Debian's package libzstd1): " + e;
-            }
-        }
-        CALLS = calls;
-        UNAVAILABLE = why;
-    }
-
     private Libzstd() {
     }
 
     /** Whether the library was found and may be used. */
     public static boolean available() {
-        return CALLS != null;
+        return LIBRARY.available();
     }
 
     /** Why the library is not used, or null when it is. */
     public static String unavailableReason() {
-        return UNAVAILABLE;
+        return LIBRARY.unavailableReason();
     }
 
     private static Calls calls() {
         if (CALLS == null) {
-            throw new IllegalStateException("Zstandard needs libzstd, which is not available: " + UNAVAILABLE);
+            throw new IllegalStateException("Zstandard needs libzstd, which is not available: " + unavailableReason());
         }
         return CALLS;
     }
@@ -158,7 +144,7 @@ public final class Libzstd {
         }
         Calls c = calls();
         boolean offHeap = in.isNative() && out.isNative();
-        MemorySegment d = take();
+        MemorySegment d = CONTEXTS.take();
         try {
             long frame = offHeap ? (long) c.frameSize().invokeExact(in, in.byteSize())
                     : (long) c.frameSizeHeap().invokeExact(in, in.byteSize());
@@ -174,7 +160,7 @@ public final class Libzstd {
         } catch (Throwable t) {
             throw rethrown(t);
         } finally {
-            give(d);
+            CONTEXTS.give(d);
         }
     }
 
@@ -200,42 +186,7 @@ public final class Libzstd {
     }
 
     private static RuntimeException rethrown(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            return r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new IllegalStateException(t);
-    }
-
-    private static MemorySegment take() {
-        MemorySegment d = FREE.pollFirst();
-        if (d != null) {
-            return d;
-        }
-        try {
-            d = (MemorySegment) calls().createD().invokeExact();
-        } catch (Throwable t) {
-            throw rethrown(t);
-        }
-        if (d.address() == 0) {
-            throw new OutOfMemoryError("ZSTD_createDCtx returned NULL");
-        }
-        return d;
-    }
-
-    /** Keeps up to {@value #KEEP} contexts (ZSTD_decompressDCtx starts each frame afresh: no reset needed). */
-    private static void give(MemorySegment d) {
-        try {
-            if (FREE.size() < KEEP) {
-                FREE.addFirst(d);
-                return;
-            }
-            long freed = (long) CALLS.freeD().invokeExact(d);
-        } catch (Throwable t) {
-            throw rethrown(t);
-        }
+        return CodecContexts.rethrown(t);
     }
 
     /**

@@ -7,47 +7,55 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Off-heap buffers of one size and alignment (page-aligned by default; what O_DIRECT asks of addresses), shared
- * by every thread: the staging buffers of synchronous transfers and the archive's block buffers. The most
- * recently given back is handed out first (still in the cache).
+ * by every thread: the archive's block buffers, and each size class of a {@link MemoryPool}. The most recently
+ * given back is handed out first (still in the cache).
  *
  * <p>Ownership: {@link #acquire()} hands a buffer to the caller, who owns it until it gives it back with
- * {@link #release}; it must not be touched after that. The pool keeps at most {@code retained} idle buffers;
- * others are dropped and freed by the garbage collector (each lives in its own automatic arena), so memory is
- * bounded by the callers in flight plus {@code retained}. Thread-safe.
+ * {@link #release}; it must not be touched after that. Contents are undefined: a buffer may hold what its last
+ * owner wrote. The pool keeps at most {@code retained} idle buffers (and, in a {@link MemoryPool}, no more than
+ * the idle bytes its classes share); others are dropped and freed by the garbage collector (each lives in its
+ * own automatic arena), so memory is bounded by the callers in flight plus what is kept idle. Thread-safe.
  */
-public final class StagingPool {
+public final class BufferPool {
     /** 256 KiB: fits in L2, so the swap copy that follows a read hits the cache. */
     public static final int DEFAULT_BUFFER_BYTES = 256 * 1024;
-    private static final StagingPool SHARED =
-            new StagingPool(DEFAULT_BUFFER_BYTES, 2 * Runtime.getRuntime().availableProcessors());
+    private static final BufferPool SHARED =
+            new BufferPool(DEFAULT_BUFFER_BYTES, 2 * Runtime.getRuntime().availableProcessors());
 
-    private final int bufferBytes;
+    private final long bufferBytes;
     private final int alignment;
     private final int retained;
+    private final IdleBytes sharedIdle;
     private final ConcurrentLinkedDeque<MemorySegment> idle = new ConcurrentLinkedDeque<>();
     private final AtomicInteger idleCount = new AtomicInteger();
 
     /** Buffers of {@code bufferBytes}, 4 KiB aligned, at most {@code retained} kept idle. */
-    public StagingPool(int bufferBytes, int retained) {
+    public BufferPool(int bufferBytes, int retained) {
         this(bufferBytes, 4096, retained);
     }
 
     /** Buffers of {@code bufferBytes} aligned to {@code alignment} (a power of two), at most {@code retained} idle. */
-    public StagingPool(int bufferBytes, int alignment, int retained) {
+    public BufferPool(int bufferBytes, int alignment, int retained) {
+        this(bufferBytes, alignment, retained, IdleBytes.UNBOUNDED);
+    }
+
+    /** As above, and the idle buffers also count against {@code sharedIdle} (a {@link MemoryPool}'s classes). */
+    BufferPool(long bufferBytes, int alignment, int retained, IdleBytes sharedIdle) {
         if (Integer.bitCount(alignment) != 1) {
             throw new IllegalArgumentException("alignment must be a power of two, was " + alignment);
         }
         this.bufferBytes = bufferBytes;
         this.alignment = alignment;
         this.retained = retained;
+        this.sharedIdle = sharedIdle;
     }
 
-    /** The pool every hpio class shares for synchronous transfers. */
-    public static StagingPool shared() {
+    /** A pool of {@value #DEFAULT_BUFFER_BYTES} buffers for any hpio class to share. */
+    public static BufferPool shared() {
         return SHARED;
     }
 
-    public int bufferBytes() {
+    public long bufferBytes() {
         return bufferBytes;
     }
 
@@ -55,6 +63,7 @@ public final class StagingPool {
         MemorySegment buffer = idle.pollFirst();
         if (buffer != null) {
             idleCount.decrementAndGet();
+            sharedIdle.taken(bufferBytes);
             return buffer;
         }
         return Arena.ofAuto().allocate(bufferBytes, alignment);
@@ -64,10 +73,12 @@ public final class StagingPool {
         if (buffer.byteSize() != bufferBytes) {
             throw new IllegalArgumentException("not a buffer of this pool: " + buffer);
         }
-        if (idleCount.incrementAndGet() <= retained) {
-            idle.addFirst(buffer);
-        } else {
+        if (idleCount.incrementAndGet() > retained) {
             idleCount.decrementAndGet();
+        } else if (!sharedIdle.tryKeep(bufferBytes)) {
+            idleCount.decrementAndGet();
+        } else {
+            idle.addFirst(buffer);
         }
     }
 }

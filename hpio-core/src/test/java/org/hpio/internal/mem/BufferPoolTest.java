@@ -21,11 +21,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** StagingPool: buffer size and alignment, reuse, the retained bound, foreign buffers, exclusive ownership. */
-class StagingPoolTest {
+/** BufferPool: buffer size and alignment, reuse, the retained bound, foreign buffers, exclusive ownership. */
+class BufferPoolTest {
     @Test
     void buffersArePageAlignedNativeSegmentsOfThePoolSize() {
-        StagingPool pool = new StagingPool(64 * 1024, 2);
+        BufferPool pool = new BufferPool(64 * 1024, 2);
         assertEquals(64 * 1024, pool.bufferBytes());
         MemorySegment b = pool.acquire();
         assertEquals(64 * 1024, b.byteSize());
@@ -37,19 +37,19 @@ class StagingPoolTest {
 
     @Test
     void sharedPoolUsesTheDefaultSize() {
-        assertEquals(256 * 1024, StagingPool.DEFAULT_BUFFER_BYTES);
-        assertEquals(StagingPool.DEFAULT_BUFFER_BYTES, StagingPool.shared().bufferBytes());
-        MemorySegment b = StagingPool.shared().acquire();
+        assertEquals(256 * 1024, BufferPool.DEFAULT_BUFFER_BYTES);
+        assertEquals(BufferPool.DEFAULT_BUFFER_BYTES, BufferPool.shared().bufferBytes());
+        MemorySegment b = BufferPool.shared().acquire();
         try {
-            assertEquals(StagingPool.DEFAULT_BUFFER_BYTES, b.byteSize());
+            assertEquals(BufferPool.DEFAULT_BUFFER_BYTES, b.byteSize());
         } finally {
-            StagingPool.shared().release(b);
+            BufferPool.shared().release(b);
         }
     }
 
     @Test
     void releasedBuffersAreReused() {
-        StagingPool pool = new StagingPool(4096, 4);
+        BufferPool pool = new BufferPool(4096, 4);
         MemorySegment a = pool.acquire();
         pool.release(a);
         assertEquals(a.address(), pool.acquire().address());
@@ -57,7 +57,7 @@ class StagingPoolTest {
 
     @Test
     void atMostRetainedIdleBuffersAreKept() {
-        StagingPool pool = new StagingPool(4096, 2);
+        BufferPool pool = new BufferPool(4096, 2);
         MemorySegment a = pool.acquire();
         MemorySegment b = pool.acquire();
         MemorySegment c = pool.acquire();
@@ -76,12 +76,12 @@ class StagingPoolTest {
 
     @Test
     void foreignSizedBuffersAreRejected() {
-        StagingPool pool = new StagingPool(8192, 2);
+        BufferPool pool = new BufferPool(8192, 2);
         try (Arena arena = Arena.ofConfined()) {
             assertThrows(IllegalArgumentException.class, () -> pool.release(arena.allocate(4096)));
             assertThrows(IllegalArgumentException.class, () -> pool.release(arena.allocate(8193)));
         }
-        MemorySegment other = new StagingPool(4096, 2).acquire();
+        MemorySegment other = new BufferPool(4096, 2).acquire();
         assertThrows(IllegalArgumentException.class, () -> pool.release(other));
         assertThrows(IllegalArgumentException.class, () -> pool.release(pool.acquire().asSlice(0, 100)));
         // The rejected buffers were not pooled: the next acquire gives a full-size buffer.
@@ -91,7 +91,7 @@ class StagingPoolTest {
     /** Many threads acquire, fill with their own mark, check it, release: no buffer has two owners at once. */
     @Test
     void eachBufferHasOneOwnerAtATime() throws Exception {
-        StagingPool pool = new StagingPool(4096, 3);
+        BufferPool pool = new BufferPool(4096, 3);
         int threads = 8;
         ExecutorService executor = Executors.newFixedThreadPool(threads);
         try {
