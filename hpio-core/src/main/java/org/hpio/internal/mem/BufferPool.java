@@ -17,11 +17,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * own automatic arena), so memory is bounded by the callers in flight plus what is kept idle. Thread-safe.
  */
 public final class BufferPool {
-    /** 256 KiB: fits in L2, so the swap copy that follows a read hits the cache. */
-    public static final int DEFAULT_BUFFER_BYTES = 256 * 1024;
-    private static final BufferPool SHARED =
-            new BufferPool(DEFAULT_BUFFER_BYTES, 2 * Runtime.getRuntime().availableProcessors());
-
     private final long bufferBytes;
     private final int alignment;
     private final int retained;
@@ -48,11 +43,6 @@ public final class BufferPool {
         this.alignment = alignment;
         this.retained = retained;
         this.sharedIdle = sharedIdle;
-    }
-
-    /** A pool of {@value #DEFAULT_BUFFER_BYTES} buffers for any hpio class to share. */
-    public static BufferPool shared() {
-        return SHARED;
     }
 
     public long bufferBytes() {

@@ -36,18 +36,6 @@ class BufferPoolTest {
     }
 
     @Test
-    void sharedPoolUsesTheDefaultSize() {
-        assertEquals(256 * 1024, BufferPool.DEFAULT_BUFFER_BYTES);
-        assertEquals(BufferPool.DEFAULT_BUFFER_BYTES, BufferPool.shared().bufferBytes());
-        MemorySegment b = BufferPool.shared().acquire();
-        try {
-            assertEquals(BufferPool.DEFAULT_BUFFER_BYTES, b.byteSize());
-        } finally {
-            BufferPool.shared().release(b);
-        }
-    }
-
-    @Test
     void releasedBuffersAreReused() {
         BufferPool pool = new BufferPool(4096, 4);
         MemorySegment a = pool.acquire();
