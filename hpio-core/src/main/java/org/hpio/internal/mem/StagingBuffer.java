@@ -3,6 +3,7 @@ package org.hpio.internal.mem;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Off-heap memory that holds heap data for the kernel while an asynchronous request is in flight: 4 KiB
@@ -32,7 +33,7 @@ public final class StagingBuffer {
     private final Arena arena;
     private final AtomicBoolean released = new AtomicBoolean();
     /** Buffers acquired and not yet released, JVM-wide: the reliability suite's native-memory leak check. */
-    private static final java.util.concurrent.atomic.AtomicLong OUTSTANDING = new java.util.concurrent.atomic.AtomicLong();
+    private static final AtomicLong OUTSTANDING = new AtomicLong();
 
     private StagingBuffer(MemorySegment whole, long bytes, StagingPool pool, Arena arena) {
         this.whole = whole;

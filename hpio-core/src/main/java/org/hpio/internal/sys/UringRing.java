@@ -7,6 +7,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -274,7 +275,7 @@ public final class UringRing implements AutoCloseable {
      * first; returns how many. Published entries cannot be taken back (the kernel reads them at the next enter),
      * but a NOP touches no buffer and no file, so the requests behind them may complete at once.
      */
-    public int neutralizeUnconsumed(long tag, java.util.function.LongConsumer formerUserData) {
+    public int neutralizeUnconsumed(long tag, LongConsumer formerUserData) {
         int head = (int) INT.getAcquire(sqRing, sqHeadOffset);
         for (int i = head; i != publishedTail; i++) {
             long sqe = SQE_SIZE * (i & sqMask);
