@@ -244,6 +244,8 @@ public final class UringRing implements AutoCloseable {
     }
 
     /** Fills an SQE for READ, WRITE, FSYNC, NOP or ASYNC_CANCEL. */
+    // One argument per SQE field, as liburing's io_uring_prep_rw; on the submission path, so no holder object.
+    @SuppressWarnings("checkstyle:ParameterNumber")
     public void prep(long sqe, byte opcode, byte flags, int fd, long address, int length, long offset, int opFlags,
                      long userData) {
         sqes.set(JAVA_BYTE, sqe + SQE_OPCODE, opcode);
