@@ -7,7 +7,6 @@ import org.hpio.async.AsyncFileRequest;
 import org.hpio.bulk.BulkRandomAccessFile;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;

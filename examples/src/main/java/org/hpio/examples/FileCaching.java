@@ -7,6 +7,7 @@ import org.hpio.archive.cache.FileCacheStats;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -18,7 +19,7 @@ public final class FileCaching {
 
     public static void main(String[] args) throws IOException {
         Path grass = Scratch.directory("cache").resolve("textures/grass.dds");
-        byte[] contents = "DDS grass texture".repeat(1000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] contents = "DDS grass texture".repeat(1000).getBytes(StandardCharsets.US_ASCII);
         Files.createDirectories(grass.getParent());
         Files.write(grass, contents);
         byte[] copy = null;

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -72,7 +73,7 @@ class ExamplesInSyncTest {
     }
 
     private static boolean containsInOrder(List<String> haystack, List<String> needle) {
-        return java.util.Collections.indexOfSubList(haystack, needle) >= 0;
+        return Collections.indexOfSubList(haystack, needle) >= 0;
     }
 
     private static List<String> stripped(String text) {

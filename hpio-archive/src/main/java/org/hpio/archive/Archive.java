@@ -10,7 +10,9 @@ import org.hpio.internal.sys.Syscalls;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -182,7 +184,7 @@ public final class Archive implements AutoCloseable {
         }
         long inBytes = entry.localHeaderOffset() - bytesAt;
         ByteBuffer h = bytes != null && inBytes >= 0 && inBytes + wanted <= bytes.limit()
-                ? bytes.slice((int) inBytes, bytes.limit() - (int) inBytes).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                ? bytes.slice((int) inBytes, bytes.limit() - (int) inBytes).order(ByteOrder.LITTLE_ENDIAN)
                 : ChannelReads.read(channel, entry.localHeaderOffset(), (int) wanted, path.toString(), where);
         if (h.getInt(0) != ZipFormat.LOCAL_HEADER) {
             throw new ArchiveFormatException(path.toString(), "no " + where + " at offset "
@@ -263,7 +265,7 @@ public final class Archive implements AutoCloseable {
     /** Reads {@code entry} to its end, checking sizes and CRC-32; throws naming the entry when they fail. */
     public void verify(ArchiveEntry entry) throws IOException {
         try (InputStream in = openStream(entry)) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
+            in.transferTo(OutputStream.nullOutputStream());
         }
     }
 

@@ -9,7 +9,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.RandomAccess;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A Zip file's central directory (PKWARE APPNOTE §4.3.12-16), parsed once into a compact index: the directory's
@@ -42,7 +44,7 @@ final class CentralDirectory {
     private final long[] localOffset;
     private final long[] dataEnd;
     /** Where each entry's data starts, once a load has checked its local header; 0 until then. */
-    private final java.util.concurrent.atomic.AtomicLongArray checkedDataStart;
+    private final AtomicLongArray checkedDataStart;
     private final long dataLimit;
     private final long endRecordAt;
     private final long trailingBytes;
@@ -63,7 +65,7 @@ final class CentralDirectory {
         this.uncompressed = new long[count];
         this.localOffset = new long[count];
         this.dataEnd = new long[count];
-        this.checkedDataStart = new java.util.concurrent.atomic.AtomicLongArray(count);
+        this.checkedDataStart = new AtomicLongArray(count);
         this.dataLimit = dataLimit;
         this.names = new NameTable(count);
     }
@@ -305,7 +307,7 @@ final class CentralDirectory {
     private final class EntryList extends AbstractList<ArchiveEntry> implements RandomAccess {
         @Override
         public ArchiveEntry get(int index) {
-            java.util.Objects.checkIndex(index, count);
+            Objects.checkIndex(index, count);
             return entry(index);
         }
 

@@ -2,6 +2,8 @@ package org.hpio.archive;
 
 import org.hpio.archive.cache.FileCache;
 
+import java.util.Objects;
+
 /**
  * How archives and loose files are loaded (002 §3.1, §3.2, §3.4, §3.5).
  *
@@ -66,7 +68,7 @@ public record LoadOptions(int blockSize, int queueDepth, boolean direct, int blo
         if (queueDepth < 1 || queueDepth > MAX_QUEUE_DEPTH) {
             throw new IllegalArgumentException("queue depth must be 1.." + MAX_QUEUE_DEPTH + ", was " + queueDepth);
         }
-        java.util.Objects.requireNonNull(inflation, "inflation");
+        Objects.requireNonNull(inflation, "inflation");
         if (wholeReadBytes < 0 || wholeReadBytes > MAX_WHOLE_READ_BYTES) {
             throw new IllegalArgumentException("whole-read bytes must be 0.." + MAX_WHOLE_READ_BYTES + ", was "
                     + wholeReadBytes);

@@ -1,8 +1,10 @@
 package org.hpio.archive;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The contents of one loaded file: a read-only view of memory whose bytes were checked (CRC-32 for an archive
@@ -24,7 +26,7 @@ public final class LoadedFile implements AutoCloseable {
     private final String name;
     private final MemorySegment contents;
     private final Runnable release;
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     LoadedFile(String name, MemorySegment contents, Runnable release) {
         this.name = name;
@@ -66,7 +68,7 @@ public final class LoadedFile implements AutoCloseable {
     /** A copy of the contents on the heap (for files under 2 GiB). */
     public byte[] toByteArray() {
         requireOpen();
-        return contents.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        return contents.toArray(ValueLayout.JAVA_BYTE);
     }
 
     private void requireOpen() {

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 
 /**
  * Writes the records of a Zip file (PKWARE APPNOTE 6.3.x) in one pass: for each entry a local file header
@@ -71,7 +72,7 @@ final class ZipWriter {
 
     private byte[] centralHeader(Written w) {
         EncodedEntry e = w.entry();
-        long[] zip64Fields = java.util.stream.LongStream.of(e.uncompressedSize(), e.compressedSize(),
+        long[] zip64Fields = LongStream.of(e.uncompressedSize(), e.compressedSize(),
                 w.localHeaderOffset()).filter(v -> v >= ZipFormat.MAX_32).toArray();
         int extraLength = zip64Fields.length == 0 ? 0 : 4 + 8 * zip64Fields.length;
         ByteBuffer h = ZipFormat.littleEndian(ZipFormat.CENTRAL_HEADER_SIZE + w.name().length + extraLength);

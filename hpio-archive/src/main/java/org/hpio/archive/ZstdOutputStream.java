@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Compresses what is written to it into one Zstandard frame of a size known in advance (written into the frame
@@ -37,7 +38,7 @@ final class ZstdOutputStream extends OutputStream {
     public void write(byte[] b, int off, int len) throws IOException {
         while (len > 0) {
             int n = Math.min(len, CHUNK - buffered);
-            MemorySegment.copy(b, off, in, java.lang.foreign.ValueLayout.JAVA_BYTE, buffered, n);
+            MemorySegment.copy(b, off, in, ValueLayout.JAVA_BYTE, buffered, n);
             buffered += n;
             off += n;
             len -= n;
@@ -54,7 +55,7 @@ final class ZstdOutputStream extends OutputStream {
             long left = zstd.step(in.asSlice(at, buffered - at), out, end);
             at += zstd.consumed();
             int produced = (int) zstd.produced();
-            MemorySegment.copy(out, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, outBytes, 0, produced);
+            MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, outBytes, 0, produced);
             sink.write(outBytes, 0, produced);
             if (at == buffered && (!end || left == 0)) {
                 break;

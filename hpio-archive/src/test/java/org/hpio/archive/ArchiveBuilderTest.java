@@ -1,11 +1,15 @@
 package org.hpio.archive;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.LocalDateTime;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,7 +110,7 @@ class ArchiveBuilderTest {
         Map<String, byte[]> files = sample();
         Path root = tree(files);
         new ArchiveBuilder(root).addAll(files.keySet()).write(dir.resolve("one.zip"));
-        Files.setLastModifiedTime(root.resolve("empty"), java.nio.file.attribute.FileTime.fromMillis(0));
+        Files.setLastModifiedTime(root.resolve("empty"), FileTime.fromMillis(0));
         new ArchiveBuilder(root).addAll(files.keySet()).write(dir.resolve("two.zip"));
         assertArrayEquals(Files.readAllBytes(dir.resolve("one.zip")), Files.readAllBytes(dir.resolve("two.zip")));
     }
@@ -177,7 +181,7 @@ class ArchiveBuilderTest {
         Path root = tree(sample());
         Path file = root.resolve("b/text.txt");
         Files.setPosixFilePermissions(file, Set.of());
-        org.junit.jupiter.api.Assumptions.assumeFalse(Files.isReadable(file),
+        Assumptions.assumeFalse(Files.isReadable(file),
                 "running as root, which reads any file; skipping the permission test");
         IOException e = assertThrows(IOException.class,
                 () -> new ArchiveBuilder(root).add("b/text.txt").write(dir.resolve("out.zip")));
@@ -193,13 +197,13 @@ class ArchiveBuilderTest {
         try (ZipFile z = new ZipFile(zip.toFile())) {
             assertEquals(ArchiveBuilder.DEFAULT_TIMESTAMP, z.getEntry("empty").getTimeLocal());
         }
-        java.time.LocalDateTime when = java.time.LocalDateTime.of(2024, 5, 6, 7, 8, 10);
+        LocalDateTime when = LocalDateTime.of(2024, 5, 6, 7, 8, 10);
         new ArchiveBuilder(root).add("empty").timestamp(when).write(zip);
         try (ZipFile z = new ZipFile(zip.toFile())) {
             assertEquals(when, z.getEntry("empty").getTimeLocal());
         }
         assertThrows(IllegalArgumentException.class,
-                () -> new ArchiveBuilder(root).timestamp(java.time.LocalDateTime.of(1979, 1, 1, 0, 0)));
+                () -> new ArchiveBuilder(root).timestamp(LocalDateTime.of(1979, 1, 1, 0, 0)));
     }
 
     private void assertOnlyTheTreeIsLeft() throws IOException {
@@ -209,7 +213,7 @@ class ArchiveBuilderTest {
     }
 
     private static void assertMessage(Class<? extends Exception> type, String part,
-                                      org.junit.jupiter.api.function.Executable action) {
+                                      Executable action) {
         Exception e = assertThrows(type, action);
         assertTrue(e.getMessage().contains(part), e.getMessage());
     }

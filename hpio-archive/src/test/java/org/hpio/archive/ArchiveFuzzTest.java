@@ -7,6 +7,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
+import org.hpio.internal.sys.Libzstd;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,6 +15,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -136,9 +138,9 @@ class ArchiveFuzzTest {
             new ArchiveBuilder(work.resolve("tree")).addAll(FILES.keySet()).write(deflate);
             new ArchiveBuilder(work.resolve("tree")).minDeflateSavings(1.0).addAll(FILES.keySet()).write(stored);
             Path jdk = ArchiveLoadTest.jdkZip(FILES, work.resolve("jdk.zip"));
-            List<byte[]> archives = new java.util.ArrayList<>(List.of(Files.readAllBytes(deflate),
+            List<byte[]> archives = new ArrayList<>(List.of(Files.readAllBytes(deflate),
                     Files.readAllBytes(stored), Files.readAllBytes(jdk)));
-            if (org.hpio.internal.sys.Libzstd.available()) {
+            if (Libzstd.available()) {
                 Path zstd = work.resolve("zstd.zip");
                 new ArchiveBuilder(work.resolve("tree")).zstdLevel(3).addAll(FILES.keySet()).write(zstd);
                 archives.add(Files.readAllBytes(zstd));

@@ -6,15 +6,18 @@ import org.hpio.archive.cache.FileCacheConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,7 +116,7 @@ class ArchiveLoadTest {
     void readsWhatInfoZipPythonAndTheJdkWrite() throws Exception {
         Map<String, byte[]> files = files();
         TestTrees.write(dir.resolve("tree"), files);
-        List<Path> archives = new java.util.ArrayList<>();
+        List<Path> archives = new ArrayList<>();
         archives.add(jdkZip(files, dir.resolve("jdk.zip")));
         if (Tools.installed("zip")) {
             for (String level : List.of("-0", "-6")) {
@@ -283,7 +286,7 @@ class ArchiveLoadTest {
     void opensSeventyThousandEntriesWithZip64AndFindsEachByName() throws IOException {
         Path zip = dir.resolve("many.zip");
         int count = 70_000;
-        try (ZipOutputStream z = new ZipOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(zip)))) {
+        try (ZipOutputStream z = new ZipOutputStream(new BufferedOutputStream(Files.newOutputStream(zip)))) {
             z.setLevel(1);
             for (int i = 0; i < count; i++) {
                 z.putNextEntry(new ZipEntry("dir" + i % 100 + "/file-" + i + ".txt"));
@@ -353,7 +356,7 @@ class ArchiveLoadTest {
     void loadIntoFillsTheCallersMemory() throws IOException {
         Map<String, byte[]> files = files();
         Path zip = build(files, "z.zip", 1.0);
-        try (Archive archive = Archive.open(zip); var arena = java.lang.foreign.Arena.ofConfined()) {
+        try (Archive archive = Archive.open(zip); var arena = Arena.ofConfined()) {
             ArchiveEntry e = archive.entry("a/noise.bin").orElseThrow();
             var memory = arena.allocate(e.uncompressedSize());
             archive.loadInto(e, memory);

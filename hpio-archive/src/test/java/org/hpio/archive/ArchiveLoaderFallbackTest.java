@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -89,7 +91,7 @@ class ArchiveLoaderFallbackTest {
             try (LoadedFile f = loader.next()) { // the repeat of b, by itself: interrupted, or done before it looked
                 assertArrayEquals(files.get("b"), f.toByteArray());
             } catch (IOException e) {
-                assertTrue(e instanceof java.io.InterruptedIOException, "an interrupt, as such: " + e);
+                assertTrue(e instanceof InterruptedIOException, "an interrupt, as such: " + e);
             } finally {
                 Thread.interrupted();
             }
@@ -207,10 +209,10 @@ class ArchiveLoaderFallbackTest {
 
     static final class ReentrantLockHolder {
         static void lock(ArchiveLoader l) throws Exception {
-            ((java.util.concurrent.locks.ReentrantLock) get(l, "lock")).lock();
+            ((ReentrantLock) get(l, "lock")).lock();
         }
         static void unlock(ArchiveLoader l) throws Exception {
-            ((java.util.concurrent.locks.ReentrantLock) get(l, "lock")).unlock();
+            ((ReentrantLock) get(l, "lock")).unlock();
         }
     }
 }

@@ -4,6 +4,7 @@ import org.hpio.testing.NativeCalls;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -175,7 +176,7 @@ class ArchiveLoaderReuseTest {
             try (LoadedFile f = loader.next()) { // read together with c, and that read came up short
                 assertArrayEquals(files.get("b"), f.toByteArray());
             }
-            java.io.IOException e = assertThrows(java.io.IOException.class, loader::next);
+            IOException e = assertThrows(IOException.class, loader::next);
             assertTrue(e.getMessage().contains(zip + ": entry c: "), e.getMessage());
             assertEquals(2, loader.stats().loads());
         }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ class ArchiveLoaderTest {
     private static List<String> order(Map<String, byte[]> files) {
         List<String> paths = new ArrayList<>(files.keySet());
         List<String> back = new ArrayList<>(files.keySet());
-        java.util.Collections.reverse(back);
+        Collections.reverse(back);
         paths.addAll(back);
         paths.add("a/text.txt");
         paths.add("a/text.txt");

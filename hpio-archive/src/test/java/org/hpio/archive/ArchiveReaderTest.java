@@ -4,10 +4,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -144,7 +146,7 @@ class ArchiveReaderTest {
         new ArchiveBuilder(dir.resolve("tree")).addAll(files.keySet()).write(zip);
         byte[] bytes = Files.readAllBytes(zip);
         Path cut = dir.resolve("cut.zip");
-        Files.write(cut, java.util.Arrays.copyOfRange(bytes, 200, bytes.length));
+        Files.write(cut, Arrays.copyOfRange(bytes, 200, bytes.length));
         assertThrows(ArchiveFormatException.class, () -> {
             try (Archive archive = Archive.open(cut)) {
                 archive.verify(archive.entries().getFirst());
@@ -154,7 +156,7 @@ class ArchiveReaderTest {
 
     private static void flipByte(Path file, long offset) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
+            ByteBuffer b = ByteBuffer.allocate(1);
             ch.read(b, offset);
             b.put(0, (byte) (b.get(0) ^ 0x5a)).rewind();
             ch.write(b, offset);

@@ -18,14 +18,13 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -137,14 +136,14 @@ class CompressedEntryContractTest {
     private static String outcome(Read read) {
         try {
             byte[] b = read.bytes();
-            return "bytes: " + b.length + " " + java.util.Arrays.hashCode(b);
+            return "bytes: " + b.length + " " + Arrays.hashCode(b);
         } catch (IOException e) {
             return "error: " + e.getMessage();
         }
     }
 
     static String expected(byte[] b) {
-        return "bytes: " + b.length + " " + java.util.Arrays.hashCode(b);
+        return "bytes: " + b.length + " " + Arrays.hashCode(b);
     }
 
     @ParameterizedTest
@@ -164,7 +163,7 @@ class CompressedEntryContractTest {
     }
 
     /** The zstd archive with entry {@code name}'s compressed data changed by {@code damage}. */
-    private Path damaged(String name, java.util.function.BiConsumer<ByteBuffer, long[]> damage) throws IOException {
+    private Path damaged(String name, BiConsumer<ByteBuffer, long[]> damage) throws IOException {
         Path zip = build("zstd");
         long[] where;
         try (Archive a = Archive.open(zip)) {

@@ -1,14 +1,18 @@
 package org.hpio.archive;
 
+import org.hpio.archive.cache.FileCache;
+import org.hpio.archive.cache.FileCacheConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,8 +93,8 @@ class HostileArchiveTest {
         assertEquals(whole, loadFails(file, name, LoadOptions.defaults().withWholeReadBytes(0)), "block pipeline");
         assertEquals(whole, loadFails(file, name, LoadOptions.defaults().withInflation(LoadOptions.Inflation.BLOCKS)
                 .withWholeReadBytes(0)), "per-block inflation");
-        try (org.hpio.archive.cache.FileCache cache = new org.hpio.archive.cache.FileCache(
-                org.hpio.archive.cache.FileCacheConfig.of(1 << 20))) {
+        try (FileCache cache = new FileCache(
+                FileCacheConfig.of(1 << 20))) {
             assertEquals(whole, loadFails(file, name, LoadOptions.defaults().withFileCache(cache)), "file cache");
         }
         return whole;
@@ -156,7 +160,7 @@ class HostileArchiveTest {
             assertSays(assertThrows(ArchiveFormatException.class, loader::next).getMessage(), "entry aa/one.txt",
                     "claims 4294967280 bytes");
             try (LoadedFile three = loader.next()) {
-                assertArrayEquals(files().get("three.txt"), three.segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+                assertArrayEquals(files().get("three.txt"), three.segment().toArray(ValueLayout.JAVA_BYTE));
             }
         }
     }
@@ -203,7 +207,7 @@ class HostileArchiveTest {
     @Test
     void anArchiveCutShort() throws IOException {
         Zip z = build();
-        byte[] cut = java.util.Arrays.copyOf(z.bytes(), z.directory() + 20);
+        byte[] cut = Arrays.copyOf(z.bytes(), z.directory() + 20);
         assertSays(openFails(new Zip(cut, 0, new int[0])), "no end of central directory record");
     }
 
@@ -232,7 +236,7 @@ class HostileArchiveTest {
         Path file = dir.resolve("odd.zip");
         Files.write(file, insertBeforeEnd(build(), locator).bytes());
         try (Archive archive = Archive.open(file); LoadedFile three = archive.load("three.txt")) {
-            assertArrayEquals(files().get("three.txt"), three.segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+            assertArrayEquals(files().get("three.txt"), three.segment().toArray(ValueLayout.JAVA_BYTE));
         }
     }
 
@@ -240,7 +244,7 @@ class HostileArchiveTest {
     void aTrailerAfterAnEndRecordThatDoesNotCheckOutIsRefused() throws IOException {
         Zip z = build();
         z.putInt(z.end() + 16, 0x7000_0000L);
-        byte[] trailed = java.util.Arrays.copyOf(z.bytes(), z.bytes().length + 100);
+        byte[] trailed = Arrays.copyOf(z.bytes(), z.bytes().length + 100);
         assertSays(openFails(new Zip(trailed, z.directory(), z.headers())), "bad.zip", "central directory",
                 "at offset 1879048192", "does not fit");
     }
@@ -255,9 +259,9 @@ class HostileArchiveTest {
     @Test
     void aFakeEndRecordInTheCommentLosesToTheOneThatChecksOut() throws IOException {
         Zip z = build();
-        byte[] fake = java.util.Arrays.copyOfRange(z.bytes(), z.end(), z.end() + ZipFormat.END_SIZE);
+        byte[] fake = Arrays.copyOfRange(z.bytes(), z.end(), z.end() + ZipFormat.END_SIZE);
         ByteBuffer.wrap(fake).order(ByteOrder.LITTLE_ENDIAN).putInt(16, 0x7000_0000).putShort(20, (short) 0);
-        byte[] b = java.util.Arrays.copyOf(z.bytes(), z.bytes().length + fake.length);
+        byte[] b = Arrays.copyOf(z.bytes(), z.bytes().length + fake.length);
         System.arraycopy(fake, 0, b, z.bytes().length, fake.length);
         ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putShort(z.end() + 20, (short) fake.length);
         Path file = dir.resolve("comment.zip");

@@ -17,6 +17,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.URISyntaxException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -218,14 +220,14 @@ class LoadPathContractTest {
 
     /** Where the data of the entry with central header {@code central} starts in {@code z}. */
     private static int dataStart(HostileArchiveTest.Zip z, int central) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(z.bytes()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.wrap(z.bytes()).order(ByteOrder.LITTLE_ENDIAN);
         int local = b.getInt(central + 42);
         return local + ZipFormat.LOCAL_HEADER_SIZE + Short.toUnsignedInt(b.getShort(local + 26))
                 + Short.toUnsignedInt(b.getShort(local + 28));
     }
 
     private static void flipInData(HostileArchiveTest.Zip z, int central) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(z.bytes()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.wrap(z.bytes()).order(ByteOrder.LITTLE_ENDIAN);
         int at = dataStart(z, central) + b.getInt(central + 20) / 2;
         z.bytes()[at] ^= 0x04;
     }
@@ -243,7 +245,7 @@ class LoadPathContractTest {
                 new Hostile("a stored entry whose sizes differ", two, z -> z.putInt(z.headers()[1] + 24, 5_001),
                         "local header at offset", "5001"),
                 new Hostile("a CRC-32 that lies", one, z -> z.putInt(z.headers()[0] + 16,
-                        java.nio.ByteBuffer.wrap(z.bytes()).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        ByteBuffer.wrap(z.bytes()).order(ByteOrder.LITTLE_ENDIAN)
                                 .getInt(z.headers()[0] + 16) ^ 1), "local header at offset 0", "has CRC-32"),
                 new Hostile("damaged Deflate data", one, z -> flipInData(z, z.headers()[0]),
                         "local header at offset 0"),

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -139,7 +140,7 @@ class MountTableTest {
         new ArchiveBuilder(loose).addAll(new TreeSet<>(files.keySet())).write(zip);
         try (MountTable table = new MountTable().mountArchive(zip).mountDirectory(loose);
              Archive archive = Archive.open(zip)) {
-            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread.ofVirtual().start(() -> {
                 try {
                     for (Map.Entry<String, byte[]> f : files.entrySet()) {

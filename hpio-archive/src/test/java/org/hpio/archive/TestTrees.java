@@ -1,9 +1,12 @@
 package org.hpio.archive;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
+import java.util.Random;
 
 /** Writes trees of files for archive tests. */
 final class TestTrees {
@@ -49,8 +52,8 @@ final class TestTrees {
         try (Archive archive = Archive.open(zip)) {
             at = archive.dataOffset(archive.entry(entry).orElseThrow()) + keep;
         }
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(zip,
-                java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(zip,
+                StandardOpenOption.WRITE)) {
             ch.truncate(at);
         }
     }
@@ -68,7 +71,7 @@ final class TestTrees {
     /** {@code size} bytes that Deflate cannot shrink. */
     static byte[] random(int size, long seed) {
         byte[] b = new byte[size];
-        new java.util.Random(seed).nextBytes(b);
+        new Random(seed).nextBytes(b);
         return b;
     }
 }

@@ -2,7 +2,9 @@ package org.hpio.archive;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -19,14 +21,14 @@ final class Tools {
 
     /** Whether {@code tool} is on the PATH. */
     static boolean installed(String tool) {
-        return System.getenv("PATH") != null && java.util.Arrays.stream(System.getenv("PATH")
-                .split(":")).anyMatch(dir -> java.nio.file.Files.isExecutable(Path.of(dir, tool)));
+        return System.getenv("PATH") != null && Arrays.stream(System.getenv("PATH")
+                .split(":")).anyMatch(dir -> Files.isExecutable(Path.of(dir, tool)));
     }
 
     /** Skips the calling test, naming the Debian package, when {@code tool} is not on the PATH. */
     static void assumeInstalled(String tool, String debianPackage) {
-        boolean found = System.getenv("PATH") != null && java.util.Arrays.stream(System.getenv("PATH")
-                .split(":")).anyMatch(dir -> java.nio.file.Files.isExecutable(Path.of(dir, tool)));
+        boolean found = System.getenv("PATH") != null && Arrays.stream(System.getenv("PATH")
+                .split(":")).anyMatch(dir -> Files.isExecutable(Path.of(dir, tool)));
         assumeTrue(found, tool + " is not installed (Debian package '" + debianPackage + "'); skipping");
     }
 

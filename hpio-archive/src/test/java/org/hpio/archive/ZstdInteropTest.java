@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +90,7 @@ class ZstdInteropTest {
     @Test
     void aZip64ArchiveOfZstdEntriesReadsBothWays() throws Exception {
         Path root = dir.resolve("many");
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         for (int i = 0; i < 70_000; i++) { // past the 16-bit entry count: Zip64 end records
             String name = "d" + (i % 100) + "/f" + i + ".txt";
             if (i < 100) {

@@ -21,6 +21,7 @@ final class JmhCommand implements Callable<Integer> {
     }
 
     static void run(String[] jmhArgs) throws Exception {
+        // qualified: JMH's Main, not this package's Main (hpio's command line)
         org.openjdk.jmh.Main.main(jmhArgs);
     }
 }

@@ -4,6 +4,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.Arrays;
 
 /** The {@code hpio} command. The launcher script {@code ./hpio} finds JDK 25, builds, and runs this. */
 @Command(name = "hpio", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
@@ -53,7 +54,7 @@ public final class Main implements Runnable {
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("jmh")) {
             // JMH parses its own options; picocli would reject them.
-            JmhCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+            JmhCommand.run(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         System.exit(commandLine().execute(args));

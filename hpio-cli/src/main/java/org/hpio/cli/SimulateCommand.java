@@ -15,6 +15,7 @@ import org.hpio.bench.suite.BenchOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -109,7 +110,7 @@ final class SimulateCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void writeJson(List<CacheSimulator.Result> results, List<Long> capacities) throws java.io.IOException {
+    private void writeJson(List<CacheSimulator.Result> results, List<Long> capacities) throws IOException {
         SuiteReport report = new SuiteReport("simulate", "whole-file cache policies replaying a load trace (002 §4.4)")
                 .param("trace", trace).param("policies", policies).param("cache-bytes", capacities)
                 .param("bypass-share", bypassShare).param("cost", cost).param("order", order);
@@ -133,7 +134,7 @@ final class SimulateCommand implements Callable<Integer> {
                 + text + "'");
     }
 
-    private Layout layout(Trace t) throws java.io.IOException {
+    private Layout layout(Trace t) throws IOException {
         return switch (order) {
             case "none" -> null;
             case "trace" -> Layout.packed(TraceOrdering.order(t, TraceOrdering.tracedFiles(t), FileCacheModel.none()));

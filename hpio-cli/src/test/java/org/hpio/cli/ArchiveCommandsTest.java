@@ -2,6 +2,8 @@ package org.hpio.cli;
 
 import org.hpio.archive.Archive;
 import org.hpio.archive.ArchiveEntry;
+import org.hpio.internal.sys.Libzstd;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -11,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -68,7 +71,7 @@ class ArchiveCommandsTest {
 
     @Test
     void packWithZstandardThenLsAndVerify() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(org.hpio.internal.sys.Libzstd.available(),
+        Assumptions.assumeTrue(Libzstd.available(),
                 "libzstd missing (Debian's libzstd1)");
         Path zip = dir.resolve("zstd.zip");
         String[] pack = run("pack", tree().toString(), "-o", zip.toString(), "--method", "zstd", "--level", "9");
@@ -87,7 +90,7 @@ class ArchiveCommandsTest {
     void verifySaysWhatItToleratesAsWarnings() throws Exception {
         Path zip = dir.resolve("trailer.zip");
         assertEquals("0", run("pack", tree().toString(), "-o", zip.toString())[0]);
-        Files.write(zip, "TRAILER".getBytes(StandardCharsets.US_ASCII), java.nio.file.StandardOpenOption.APPEND);
+        Files.write(zip, "TRAILER".getBytes(StandardCharsets.US_ASCII), StandardOpenOption.APPEND);
         PrintStream savedErr = System.err;
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));

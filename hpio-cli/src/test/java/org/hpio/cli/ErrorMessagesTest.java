@@ -8,6 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -120,7 +121,7 @@ class ErrorMessagesTest {
     }
 
     @Test
-    void versionIsTheArtifactsVersionThenWhatRunsHere() throws java.io.IOException {
+    void versionIsTheArtifactsVersionThenWhatRunsHere() throws IOException {
         StringWriter out = new StringWriter();
         CommandLine cli = Main.commandLine();
         cli.setOut(new PrintWriter(out, true));

@@ -4,6 +4,7 @@ import org.hpio.archive.cache.policy.Policies;
 import org.hpio.archive.simulation.CacheSimulator;
 import org.hpio.archive.simulation.PolicyCache;
 import org.hpio.archive.simulation.SyntheticTraces;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -15,6 +16,8 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,14 +54,14 @@ class SimulateCommandTest {
         assertEquals(0, exit);
         JsonFigures figures = JsonFigures.read(json);
         assertEquals("simulate", figures.suite());
-        assertTrue(figures.paramKeys().containsAll(java.util.List.of("trace", "policies", "cache-bytes")),
+        assertTrue(figures.paramKeys().containsAll(List.of("trace", "policies", "cache-bytes")),
                 figures.paramKeys().toString());
         assertTrue(figures.results().stream().anyMatch(r -> r.get("name").equals("landlord-lazy-64m")
                 && r.get("metric").equals("hit-rate") && r.get("unit").equals("%")), figures.results().toString());
         // 2 policies x 2 sizes x 6 metrics (hit rate, byte hit rate, misses, non-compulsory misses and share, seeks)
         assertEquals(24, figures.results().size());
         assertTrue(figures.results().stream().allMatch(r -> r.keySet().equals(
-                java.util.Set.of("name", "metric", "value", "unit"))), figures.results().toString());
+                Set.of("name", "metric", "value", "unit"))), figures.results().toString());
     }
 
     @Test
@@ -82,7 +85,7 @@ class SimulateCommandTest {
         assertEquals(1.0, uniform.of(123_456));
         assertEquals(0.010 + 400_000 / 40e6, disk.of(400_000), 1e-12);
         for (String bad : new String[]{"load-time:10", "load-time:x:40", "load-time:-1:40", "weighted"}) {
-            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException e = Assertions.assertThrows(IllegalArgumentException.class,
                     () -> SimulateCommand.parseCost(bad));
             assertTrue(e.getMessage().contains("positive") || e.getMessage().contains("'" + bad + "'"), e.getMessage());
         }

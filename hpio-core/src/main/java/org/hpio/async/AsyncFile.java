@@ -1,5 +1,6 @@
 package org.hpio.async;
 
+import org.hpio.internal.array.ArrayKind;
 import org.hpio.internal.io.AdmissionGate;
 import org.hpio.internal.io.IoEngine;
 import org.hpio.internal.io.IoEngines;
@@ -18,7 +19,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.ReadOnlyBufferException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -686,7 +686,7 @@ public final class AsyncFile implements Closeable {
         if (array == null) {
             throw new NullPointerException("array");
         }
-        return org.hpio.internal.array.ArrayKind.of(array).length(array);
+        return ArrayKind.of(array).length(array);
     }
 
     private static MemorySegment view(ByteBuffer buffer) {

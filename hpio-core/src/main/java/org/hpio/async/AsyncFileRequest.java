@@ -59,6 +59,8 @@ public final class AsyncFileRequest {
     private volatile long transferred;
     private final AtomicReference<CompletableFuture<Long>> future = new AtomicReference<>();
 
+    // One argument per final field, given by the two places AsyncFile initiates a request (a transfer, a force).
+    @SuppressWarnings("checkstyle:ParameterNumber")
     AsyncFileRequest(AsyncFile parent, String operation, long position, Transfer transfer, boolean read,
                      IoEngine engine, StagingBuffer[] staging, long stagingBytes, int parts) {
         this.parent = parent;

@@ -5,6 +5,7 @@ import org.hpio.internal.array.NestedArrays;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
 
+import java.io.EOFException;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -225,7 +226,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
         long total = NestedArrays.byteSize(rows);
         long available = file.size() - position;
         if (total > 0 && total > available) {
-            throw new java.io.EOFException("end of file: " + total + " bytes of rows requested at offset " + position
+            throw new EOFException("end of file: " + total + " bytes of rows requested at offset " + position
                     + " of " + file.path() + " but only " + Math.max(0, available) + " remain; nothing read");
         }
         for (Object row : rows) {

@@ -14,7 +14,9 @@ import java.nio.channels.CompletionHandler;
 import java.nio.channels.FileLock;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.NonWritableChannelException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,8 +75,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
      * JDK's channel alone.
      */
     static AsynchronousFileChannel open(IoEngine engine, FileSystemProvider jdkProvider, Path path,
-                                        Set<? extends java.nio.file.OpenOption> openOptions, ExecutorService executor,
-                                        java.nio.file.attribute.FileAttribute<?>... attrs) throws IOException {
+                                        Set<? extends OpenOption> openOptions, ExecutorService executor,
+                                        FileAttribute<?>... attrs) throws IOException {
         ChannelOptions options = ChannelOptions.of(openOptions);
         AsynchronousFileChannel jdk = jdkProvider.newAsynchronousFileChannel(path, options.forJdk(), executor, attrs);
         try {

@@ -3,6 +3,8 @@ package org.hpio.async;
 import org.hpio.bulk.BulkDataOutputStream;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.IoEngine;
+import org.hpio.internal.io.IoOperation;
+import org.hpio.internal.sys.Errno;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,14 +17,19 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.ReadOnlyBufferException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -108,7 +115,7 @@ abstract class AsyncFileContractTest {
             }
             assertTrue(f.allDone(AsyncFile.TIME_INF));
             for (int i = 0; i < arrays.length; i++) {
-                assertTrue(java.util.Objects.deepEquals(arrays[i], back[i]), "type " + i);
+                assertTrue(Objects.deepEquals(arrays[i], back[i]), "type " + i);
             }
         }
     }
@@ -204,16 +211,16 @@ abstract class AsyncFileContractTest {
             f.write(direct).done();
             assertEquals(0, direct.position(), "position left alone");
             MemorySegment segment = arena.allocate(3000);
-            MemorySegment.copy(bytes, 7000, segment, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, 3000);
+            MemorySegment.copy(bytes, 7000, segment, ValueLayout.JAVA_BYTE, 0, 3000);
             f.write(segment).done();
             assertArrayEquals(bytes, Files.readAllBytes(path));
             MemorySegment back = arena.allocate(bytes.length);
             f.read(0, back).done();
-            assertArrayEquals(bytes, back.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+            assertArrayEquals(bytes, back.toArray(ValueLayout.JAVA_BYTE));
             ByteBuffer heap = ByteBuffer.allocate(100);
             f.read(500, heap).done();
             assertArrayEquals(Arrays.copyOfRange(bytes, 500, 600), heap.array());
-            assertThrows(java.nio.ReadOnlyBufferException.class, () -> f.read(0, heap.asReadOnlyBuffer()));
+            assertThrows(ReadOnlyBufferException.class, () -> f.read(0, heap.asReadOnlyBuffer()));
         }
     }
 
@@ -311,7 +318,7 @@ abstract class AsyncFileContractTest {
         }
         try (AsyncFile full = open(Path.of("/dev/full"), "rw")) {
             var failed = full.writeArray(new byte[4096]).toCompletableFuture();
-            var e = assertThrows(java.util.concurrent.ExecutionException.class, () -> failed.get(30, TimeUnit.SECONDS));
+            var e = assertThrows(ExecutionException.class, () -> failed.get(30, TimeUnit.SECONDS));
             assertTrue(e.getCause() instanceof IOException);
         }
     }
@@ -351,7 +358,7 @@ abstract class AsyncFileContractTest {
     @Test
     void anInjectedEioIsAnIoError() throws Exception {
         try (IoEngine faulty = openEngine(EngineConfig.defaults().withFaults(op ->
-                op.kind() == org.hpio.internal.io.IoOperation.Kind.READ ? org.hpio.internal.sys.Errno.EIO : 0));
+                op.kind() == IoOperation.Kind.READ ? Errno.EIO : 0));
              AsyncFile f = new AsyncFile(dir.resolve("eio"), "rw", AsyncFileOptions.defaults(), faulty)) {
             f.writeArray(new int[100]).done();
             int[] back = new int[100];
@@ -365,7 +372,7 @@ abstract class AsyncFileContractTest {
 
     @Test
     void onlyDurableWritesAndForcesAskTheKernelToForce() throws Exception {
-        List<org.hpio.internal.io.IoOperation.Kind> kinds = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<IoOperation.Kind> kinds = Collections.synchronizedList(new ArrayList<>());
         try (IoEngine watched = openEngine(EngineConfig.defaults().withFaults(op -> {
                  kinds.add(op.kind());
                  return 0;
@@ -377,7 +384,7 @@ abstract class AsyncFileContractTest {
             f.writeArrayDurably(0, new int[4], 0, 4, false).done();
             f.force(true).done();
         }
-        var k = org.hpio.internal.io.IoOperation.Kind.class;
+        var k = IoOperation.Kind.class;
         assertEquals(List.of(Enum.valueOf(k, "WRITE"), Enum.valueOf(k, "WRITE"), Enum.valueOf(k, "READ"),
                 Enum.valueOf(k, "WRITE_THEN_FSYNC"), Enum.valueOf(k, "FSYNC")), kinds);
     }
@@ -387,7 +394,7 @@ abstract class AsyncFileContractTest {
         Path path = dir.resolve("threads");
         try (AsyncFile f = open(path, "rw")) {
             List<Thread> threads = new ArrayList<>();
-            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
             for (int t = 0; t < 8; t++) {
                 int id = t;
                 Thread.Builder builder = t % 2 == 0 ? Thread.ofPlatform() : Thread.ofVirtual();

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.IntStream;
 import java.util.zip.CRC32;
 
 /**
@@ -129,7 +130,7 @@ final class DurabilityWorkload {
 
     /** Reads one acknowledged record back: it must fail (reported) or return exactly its bytes. */
     private void readOneBack(AsyncFile file) {
-        int[] durable = java.util.stream.IntStream.range(0, states.length).filter(i -> states[i] == State.DURABLE).toArray();
+        int[] durable = IntStream.range(0, states.length).filter(i -> states[i] == State.DURABLE).toArray();
         if (durable.length == 0) {
             return;
         }

@@ -6,13 +6,18 @@ import org.hpio.internal.io.IoEngine;
 import org.hpio.internal.io.IoEngines;
 import org.hpio.reliability.FaultTable;
 import org.hpio.reliability.Leaks;
+import org.hpio.reliability.TestEngines;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -56,7 +61,7 @@ class FaultMatrixTest {
         Leaks.Snapshot before = Leaks.snapshot();
         FaultInjector injector = FaultInjector.countdown(kind, mode, nth);
         EngineConfig config = EngineConfig.defaults().withMaxInFlight(32).withFaults(injector);
-        IoEngine engine = org.hpio.reliability.TestEngines.open(engineName, config);
+        IoEngine engine = TestEngines.open(engineName, config);
         DurabilityWorkload workload = new DurabilityWorkload(RECORDS, nth * 31L + kind.ordinal());
         Path file = dir.resolve("data");
         DurabilityWorkload.Outcome outcome;
@@ -85,7 +90,7 @@ class FaultMatrixTest {
         }
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void theCheckerSeesAnAcknowledgedRecordThatDoesNotReadBack() throws Exception {
         DurabilityWorkload workload = new DurabilityWorkload(16, 5);
         Path file = dir.resolve("clean");
@@ -94,9 +99,9 @@ class FaultMatrixTest {
             assertEquals(16, outcome.durable(), outcome.toString());
         }
         assertEquals(0, workload.verify(file));
-        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
-                java.nio.file.StandardOpenOption.WRITE)) {
-            channel.write(java.nio.ByteBuffer.wrap(new byte[]{1}), 5L * DurabilityWorkload.RECORD + 100);
+        try (FileChannel channel = FileChannel.open(file,
+                StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(new byte[]{1}), 5L * DurabilityWorkload.RECORD + 100);
         }
         assertEquals(DurabilityWorkload.RECORD, workload.verify(file), "one flipped byte loses one record");
     }

@@ -10,12 +10,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -190,7 +194,7 @@ abstract class InlineWriteContractTest {
     void anInjectedFailureOfASmallReadIsItsIoErrorAndLeavesTheArrayAlone() throws Exception {
         Files.write(dir.resolve("read-eio"), filled(4096, 12));
         FaultInjector eio = new FaultInjector(FaultInjector.Kind.EIO, FaultInjector.Mode.ONCE, 1,
-                java.util.EnumSet.of(IoOperation.Kind.READ));
+                EnumSet.of(IoOperation.Kind.READ));
         try (AsyncFile f = open("read-eio", EngineConfig.defaults().withFaults(eio))) {
             byte[] back = filled(4096, 1);
             AsyncFileRequest r = f.readArray(0, back);
@@ -211,11 +215,11 @@ abstract class InlineWriteContractTest {
         Files.write(path, filled(8192, 13));
         try (AsyncFile f = open("shrunk", EngineConfig.defaults())) {
             assertEquals(8192, f.length());
-            try (var channel = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.WRITE)) {
+            try (var channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
                 channel.truncate(6000);                                    // through another handle
             }
             AsyncFileRequest r = f.readArray(4096, new byte[4096]);        // passes the check on the size last seen
-            assertThrows(java.io.EOFException.class, r::done, "ended short: the request's EOFException");
+            assertThrows(EOFException.class, r::done, "ended short: the request's EOFException");
         }
     }
 }

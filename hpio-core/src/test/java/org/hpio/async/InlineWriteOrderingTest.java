@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -149,7 +150,7 @@ class InlineWriteOrderingTest {
                 try {
                     w[0] = f.writeArray(0, filled(4096, 8));
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             }).join();
             assertEquals(AsyncFileRequest.State.IN_FLIGHT, w[0].state(), "a write that may wait never holds a carrier");

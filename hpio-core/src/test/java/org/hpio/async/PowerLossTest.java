@@ -1,11 +1,16 @@
 package org.hpio.async;
 
+import org.hpio.internal.io.EngineConfig;
+import org.hpio.internal.io.IoEngine;
+import org.hpio.internal.io.IoEngines;
 import org.hpio.reliability.FaultTable;
 import org.hpio.reliability.LazyFsMount;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -75,15 +80,15 @@ class PowerLossTest {
     @Test
     void aForcedNewFileKeepsItsNameThroughAPowerCut() throws Exception {
         try (LazyFsMount fs = LazyFsMount.mount(dir)) {
-            byte[] data = "durable, name and all".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] data = "durable, name and all".getBytes(StandardCharsets.US_ASCII);
             for (String engine : List.of("uring", "threads")) {
                 Path names = Files.createDirectories(fs.mountpoint().resolve("names-" + engine));
-                try (org.hpio.internal.io.IoEngine e = engine.equals("uring")
-                        ? org.hpio.internal.io.IoEngines.openUring(org.hpio.internal.io.EngineConfig.defaults())
-                        : org.hpio.internal.io.IoEngines.openThreads(org.hpio.internal.io.EngineConfig.defaults())) {
+                try (IoEngine e = engine.equals("uring")
+                        ? IoEngines.openUring(EngineConfig.defaults())
+                        : IoEngines.openThreads(EngineConfig.defaults())) {
                     for (String file : List.of("forced.dat", "never-forced.dat")) {
                         try (AsyncFile f = new AsyncFile(names.resolve(file), "rw", AsyncFileOptions.defaults(), e)) {
-                            f.write(0, java.lang.foreign.MemorySegment.ofArray(data)).done();
+                            f.write(0, MemorySegment.ofArray(data)).done();
                             if (file.equals("forced.dat")) {
                                 f.force(false).done();
                             }

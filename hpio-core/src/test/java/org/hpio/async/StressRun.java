@@ -9,6 +9,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,7 +29,7 @@ final class StressRun {
     private final AtomicLong cancels = new AtomicLong();
     private final AtomicLong timeouts = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
-    private final List<String> firstErrors = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<String> firstErrors = Collections.synchronizedList(new ArrayList<>());
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);

@@ -5,6 +5,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
@@ -37,8 +38,8 @@ class BooleanBytesPropertyTest {
     @Provide
     Arbitrary<byte[]> bytes() {
         return Arbitraries.frequencyOf(
-                        net.jqwik.api.Tuple.of(3, Arbitraries.bytes()),
-                        net.jqwik.api.Tuple.of(2, Arbitraries.of((byte) 0, (byte) 1, (byte) 2, (byte) 0x80,
+                        Tuple.of(3, Arbitraries.bytes()),
+                        Tuple.of(2, Arbitraries.of((byte) 0, (byte) 1, (byte) 2, (byte) 0x80,
                                 (byte) 0xff, (byte) 0x10)))
                 .array(byte[].class).ofMaxSize(200);
     }

@@ -9,9 +9,13 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -173,8 +177,8 @@ class ErrorHandlingTest {
             assertTrue(e.getMessage().contains("nothing changed"), e.getMessage());
 
             p.readAt(f, 0, a, 0, 20);                          // seen: 20 elements
-            try (java.nio.channels.FileChannel other = java.nio.channels.FileChannel.open(file,
-                    java.nio.file.StandardOpenOption.WRITE)) {
+            try (FileChannel other = FileChannel.open(file,
+                    StandardOpenOption.WRITE)) {
                 other.truncate(5L * p.size);
             }
             EOFException shrunk = assertThrows(EOFException.class, () -> p.readAt(f, 0, a, 0, 20));
@@ -240,7 +244,7 @@ class ErrorHandlingTest {
         assertThrows(IOException.class, () -> p.read(f, a));
         assertThrows(IOException.class, () -> p.readAt(f, 0, a, 0, 4));
         assertThrows(IOException.class, () -> p.writeAt(f, 0, a, 0, 4));
-        Object[] nested = (Object[]) java.lang.reflect.Array.newInstance(a.getClass(), 1);
+        Object[] nested = (Object[]) Array.newInstance(a.getClass(), 1);
         nested[0] = a;
         assertThrows(IOException.class, () -> f.readArray(nested));
         assertThrows(IOException.class, () -> f.writeArray(nested));
@@ -332,16 +336,16 @@ class ErrorHandlingTest {
                 assertThrows(IllegalArgumentException.class, () -> p.readAt(f, bad, a, 0, 0));
                 assertThrows(IllegalArgumentException.class, () -> p.writeAt(f, bad, a, 0, 4));
                 assertThrows(IllegalArgumentException.class, () -> p.writeAt(f, bad, a));
-                Object[] nested = (Object[]) java.lang.reflect.Array.newInstance(a.getClass(), 1);
+                Object[] nested = (Object[]) Array.newInstance(a.getClass(), 1);
                 nested[0] = a;
                 assertThrows(IllegalArgumentException.class, () -> f.readArray(bad, nested));
                 assertThrows(IllegalArgumentException.class, () -> f.writeArray(bad, nested));
-                Object[] empty = (Object[]) java.lang.reflect.Array.newInstance(a.getClass(), 0);
+                Object[] empty = (Object[]) Array.newInstance(a.getClass(), 0);
                 assertThrows(IllegalArgumentException.class, () -> f.readArray(bad, empty));
                 assertThrows(IllegalArgumentException.class, () -> f.writeArray(bad, empty));
             }
             // Rows larger than the file: still the negative position that is reported.
-            Object[] big = (Object[]) java.lang.reflect.Array.newInstance(a.getClass(), 1);
+            Object[] big = (Object[]) Array.newInstance(a.getClass(), 1);
             big[0] = p.newArray(1000);
             assertThrows(IllegalArgumentException.class, () -> f.readArray(-1L, big));
             assertEquals(0, f.getFilePointer());
@@ -382,7 +386,7 @@ class ErrorHandlingTest {
         Files.write(file, new byte[8]);
         for (String mode : new String[]{"r", "rw", "rws", "rwd"}) {
             try (BulkRandomAccessFile f = new BulkRandomAccessFile(file.toString(), mode)) {
-                long expected = java.nio.ByteBuffer.wrap(Files.readAllBytes(file)).getLong();
+                long expected = ByteBuffer.wrap(Files.readAllBytes(file)).getLong();
                 if (!mode.equals("r")) {
                     expected = 1000 + mode.length();
                     f.writeArray(0L, new long[]{expected});
@@ -392,6 +396,6 @@ class ErrorHandlingTest {
                 assertEquals(expected, back[0], mode);
             }
         }
-        assertEquals(1003, java.nio.ByteBuffer.wrap(Files.readAllBytes(file)).getLong());
+        assertEquals(1003, ByteBuffer.wrap(Files.readAllBytes(file)).getLong());
     }
 }

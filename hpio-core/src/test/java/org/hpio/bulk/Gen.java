@@ -2,6 +2,8 @@ package org.hpio.bulk;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Tuple;
 
 import java.lang.reflect.Array;
 import java.nio.ByteOrder;
@@ -17,10 +19,10 @@ final class Gen {
         Arbitrary<Float> nanPayloads = Arbitraries.integers().between(1, 0x7fffff)
                 .flatMap(m -> Arbitraries.of(0, 0x80000000).map(sign -> Float.intBitsToFloat(sign | 0x7f800000 | m)));
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(4, Arbitraries.floats()),
-                net.jqwik.api.Tuple.of(2, Arbitraries.integers().map(Float::intBitsToFloat)),
-                net.jqwik.api.Tuple.of(2, nanPayloads),
-                net.jqwik.api.Tuple.of(1, Arbitraries.of(Float.NaN, 0f, -0f, Float.POSITIVE_INFINITY,
+                Tuple.of(4, Arbitraries.floats()),
+                Tuple.of(2, Arbitraries.integers().map(Float::intBitsToFloat)),
+                Tuple.of(2, nanPayloads),
+                Tuple.of(1, Arbitraries.of(Float.NaN, 0f, -0f, Float.POSITIVE_INFINITY,
                         Float.NEGATIVE_INFINITY, Float.MIN_VALUE, Float.MAX_VALUE, Float.MIN_NORMAL)));
     }
 
@@ -29,10 +31,10 @@ final class Gen {
                 .flatMap(m -> Arbitraries.of(0L, Long.MIN_VALUE)
                         .map(sign -> Double.longBitsToDouble(sign | 0x7ff0000000000000L | m)));
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(4, Arbitraries.doubles()),
-                net.jqwik.api.Tuple.of(2, Arbitraries.longs().map(Double::longBitsToDouble)),
-                net.jqwik.api.Tuple.of(2, nanPayloads),
-                net.jqwik.api.Tuple.of(1, Arbitraries.of(Double.NaN, 0d, -0d, Double.POSITIVE_INFINITY,
+                Tuple.of(4, Arbitraries.doubles()),
+                Tuple.of(2, Arbitraries.longs().map(Double::longBitsToDouble)),
+                Tuple.of(2, nanPayloads),
+                Tuple.of(1, Arbitraries.of(Double.NaN, 0d, -0d, Double.POSITIVE_INFINITY,
                         Double.NEGATIVE_INFINITY, Double.MIN_VALUE, Double.MAX_VALUE, Double.MIN_NORMAL)));
     }
 
@@ -81,10 +83,10 @@ final class Gen {
     /** Stream chunkings: one byte per call, a few bytes, or larger pieces. */
     static Arbitrary<Chunking> chunkings() {
         Arbitrary<Integer> max = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(2, Arbitraries.just(1)),
-                net.jqwik.api.Tuple.of(4, Arbitraries.integers().between(1, 16)),
-                net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(17, 4096)));
-        return net.jqwik.api.Combinators.combine(Arbitraries.longs(), max).as(Chunking::new);
+                Tuple.of(2, Arbitraries.just(1)),
+                Tuple.of(4, Arbitraries.integers().between(1, 16)),
+                Tuple.of(2, Arbitraries.integers().between(17, 4096)));
+        return Combinators.combine(Arbitraries.longs(), max).as(Chunking::new);
     }
 
     static Arbitrary<ByteOrder> orders() {

@@ -14,6 +14,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -114,7 +115,7 @@ class InterleavingPropertyTest {
         int at = 0;
         for (Op op : ops) {
             int n = (int) op.slice().bytes();
-            byte[] part = java.util.Arrays.copyOfRange(written, at, at + n);
+            byte[] part = Arrays.copyOfRange(written, at, at + n);
             if (op.single()) {
                 assertArrayEquals(op.prim().jdkBytes(op.slice().array(), op.slice().offset(), op.slice().count()), part);
             } else {

@@ -1,5 +1,6 @@
 package org.hpio.bulk;
 
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -266,6 +267,6 @@ class NestedArrayIOTest {
     }
 
     private static void assertTrue(boolean condition, String message) {
-        org.junit.jupiter.api.Assertions.assertTrue(condition, message);
+        Assertions.assertTrue(condition, message);
     }
 }

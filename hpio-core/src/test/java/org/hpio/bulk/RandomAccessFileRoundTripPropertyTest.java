@@ -11,7 +11,6 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
-import java.io.File;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Files;

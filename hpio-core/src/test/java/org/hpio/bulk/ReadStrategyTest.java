@@ -1,12 +1,18 @@
 package org.hpio.bulk;
 
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -78,7 +84,7 @@ class ReadStrategyTest {
             for (long bytes : byteSizes(p)) {
                 int count = (int) (bytes / p.size);
                 long position = 3;
-                try (BulkDataInputStream in = new BulkDataInputStream(new java.io.FileInputStream(file.toFile()),
+                try (BulkDataInputStream in = new BulkDataInputStream(new FileInputStream(file.toFile()),
                         order)) {
                     in.skipNBytes(position);
                     Object actual = p.newArray(count + 5);
@@ -86,7 +92,7 @@ class ReadStrategyTest {
                     String what = p + " " + order + " stream count=" + count;
                     Prim.assertBits(decode(p, contents, position, count, order), 0, actual, 5, count, what);
                     byte next = in.readByte();
-                    org.junit.jupiter.api.Assertions.assertEquals(contents[(int) (position + bytes)], next,
+                    Assertions.assertEquals(contents[(int) (position + bytes)], next,
                             what + ": the stream is positioned right after the array");
                 }
             }
@@ -94,22 +100,22 @@ class ReadStrategyTest {
     }
 
     /** A stream over a pipe (a FileInputStream that cannot seek or map) reads large arrays staged, exactly. */
-    @org.junit.jupiter.api.Test
+    @Test
     void streamsOverAPipeReadLargeArraysExactly() throws Exception {
         Path fifo = dir.resolve("pipe");
         Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
-        org.junit.jupiter.api.Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo is missing");
+        Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo is missing");
         byte[] contents = new byte[3 * (int) FileTransfer.MAPPED_MIN];
         new Random(3).nextBytes(contents);
         Thread writer = Thread.ofPlatform().start(() -> {
-            try (java.io.FileOutputStream out = new java.io.FileOutputStream(fifo.toFile())) {
+            try (FileOutputStream out = new FileOutputStream(fifo.toFile())) {
                 out.write(contents);
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         });
         long[] longs = new long[contents.length / 8];
-        try (BulkDataInputStream in = new BulkDataInputStream(new java.io.FileInputStream(fifo.toFile()))) {
+        try (BulkDataInputStream in = new BulkDataInputStream(new FileInputStream(fifo.toFile()))) {
             in.readArray(longs);
         }
         writer.join();

@@ -6,6 +6,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.EOFException;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -94,7 +95,7 @@ class TruncatedFileReadTest {
                     String what = p + " " + order + " " + bytes + " bytes cut to " + cut;
                     Path file = fileOf(bytes);
                     int count = bytes / p.size;
-                    try (BulkDataInputStream in = new BulkDataInputStream(new java.io.FileInputStream(file.toFile()),
+                    try (BulkDataInputStream in = new BulkDataInputStream(new FileInputStream(file.toFile()),
                             order)) {
                         truncate(file, cut);
                         Object a = p.newArray(count);
@@ -141,7 +142,7 @@ class TruncatedFileReadTest {
                     } catch (IOException expected) {
                         failures++;
                     }
-                    try (BulkDataInputStream in = new BulkDataInputStream(new java.io.FileInputStream(file.toFile()),
+                    try (BulkDataInputStream in = new BulkDataInputStream(new FileInputStream(file.toFile()),
                             order)) {
                         in.readArray(longs);
                     } catch (IOException expected) {

@@ -23,12 +23,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static java.nio.file.StandardOpenOption.APPEND;
 import static java.nio.file.StandardOpenOption.CREATE;
@@ -110,7 +112,7 @@ abstract class AsynchronousFileChannelContract {
                 return null;
             } catch (ExecutionException e) {
                 return e.getCause();
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 throw new AssertionError("the handler never ran", e);
             }
         }
@@ -353,7 +355,7 @@ abstract class AsynchronousFileChannelContract {
             assertTrue(gentle.cancel(false));
             assertTrue(gentle.isCancelled());
             assertTrue(gentle.isDone());
-            assertThrows(java.util.concurrent.CancellationException.class, gentle::get);
+            assertThrows(CancellationException.class, gentle::get);
             assertFalse(gentle.cancel(false), "already cancelled");
             assertTrue(ch.isOpen(), "cancel(false) leaves the channel open");
             Future<Integer> forceful = ch.read(ByteBuffer.allocate(10), 9_995);

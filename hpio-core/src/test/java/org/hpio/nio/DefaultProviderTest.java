@@ -1,16 +1,20 @@
 package org.hpio.nio;
 
 import org.hpio.internal.io.SeccompChild;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,7 +39,7 @@ class DefaultProviderTest {
         assertTrue(out.contains("provider=org.hpio.nio.HpioFileSystemProvider"), out);
         assertTrue(out.contains("everyday=ok"), out);
         assertTrue(out.contains("roundtrip=ok"), out);
-        assertEquals("early late", java.nio.file.Files.readString(dir.resolve("at-exit.txt")),
+        assertEquals("early late", Files.readString(dir.resolve("at-exit.txt")),
                 "a shutdown hook wrote through hpio's channels after the engine closed");
     }
 
@@ -77,7 +81,7 @@ class DefaultProviderTest {
                 "-XX:-UseDynamicNumberOfCompilerThreads", "-XX:-UseDynamicNumberOfGCThreads");
         String jdk = run(twoCarriers, ManyVirtualReaders.class, dir.toString(), "jdk", "200", "50");
         String hpio = run(twoCarriers, ManyVirtualReaders.class, dir.toString(), "hpio", "200", "50");
-        org.junit.jupiter.api.Assumptions.assumeFalse(jdk.contains("direct=refused") || hpio.contains("direct=refused"),
+        Assumptions.assumeFalse(jdk.contains("direct=refused") || hpio.contains("direct=refused"),
                 "O_DIRECT refused here");
         int jdkExtra = extraThreads(jdk);
         int hpioExtra = extraThreads(hpio);
@@ -88,7 +92,7 @@ class DefaultProviderTest {
     }
 
     private static int extraThreads(String out) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("extraThreads=(-?\\d+)").matcher(out);
+        Matcher m = Pattern.compile("extraThreads=(-?\\d+)").matcher(out);
         assertTrue(m.find(), out);
         return Integer.parseInt(m.group(1));
     }

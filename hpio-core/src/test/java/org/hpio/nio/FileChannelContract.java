@@ -18,6 +18,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
@@ -62,7 +63,7 @@ abstract class FileChannelContract {
         running.close();
     }
 
-    FileChannel open(Path path, java.nio.file.OpenOption... options) throws Exception {
+    FileChannel open(Path path, OpenOption... options) throws Exception {
         FileChannel channel = running.opener().open(path, options);
         if (implementation() != Implementation.JDK) {
             assertTrue(HpioChannels.isHpio(channel), "served by hpio: " + channel);
@@ -221,7 +222,7 @@ abstract class FileChannelContract {
 
     @Test
     void dsyncAndSyncChannelsWrite() throws Exception {
-        for (java.nio.file.OpenOption sync : new java.nio.file.OpenOption[] {DSYNC, SYNC}) {
+        for (OpenOption sync : new OpenOption[] {DSYNC, SYNC}) {
             try (FileChannel ch = open(file, READ, WRITE, sync)) {
                 assertEquals(8, ch.write(ByteBuffer.wrap(bytes(3, 8)), 16));
                 ByteBuffer back = ByteBuffer.allocate(8);

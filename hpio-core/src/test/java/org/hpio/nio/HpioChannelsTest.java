@@ -1,15 +1,20 @@
 package org.hpio.nio;
 
+import org.hpio.internal.io.IoEngines;
 import org.hpio.testing.NativeCalls;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.IoEngine;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.CompletionHandler;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystem;
@@ -21,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -90,8 +96,8 @@ class HpioChannelsTest {
                 }
                 reader.join(10_000);
                 assertFalse(reader.isAlive(), "the reader woke");
-                Class<? extends Throwable> expected = interrupt ? java.nio.channels.ClosedByInterruptException.class
-                        : java.nio.channels.AsynchronousCloseException.class;
+                Class<? extends Throwable> expected = interrupt ? ClosedByInterruptException.class
+                        : AsynchronousCloseException.class;
                 assertEquals(expected, thrown.get() == null ? null : thrown.get().getClass(), String.valueOf(thrown.get()));
                 assertFalse(ch.isOpen());
                 assertEquals(0, dst.position(), "a cancelled read leaves the buffer");
@@ -144,7 +150,7 @@ class HpioChannelsTest {
             try {
                 ch = uring.opener().openAsync(file, Set.of(READ, WRITE, HpioOpenOption.DIRECT), null);
             } catch (IOException e) {
-                org.junit.jupiter.api.Assumptions.abort("O_DIRECT refused here: " + e);
+                Assumptions.abort("O_DIRECT refused here: " + e);
                 return;
             }
             List<Future<Integer>> futures = new ArrayList<>();
@@ -162,7 +168,7 @@ class HpioChannelsTest {
                     assertEquals(size, futures.get(i).get(30, TimeUnit.SECONDS));
                     assertEquals(size, buffers.get(i).position());
                 } catch (ExecutionException e) {
-                    assertInstanceOf(java.nio.channels.AsynchronousCloseException.class, e.getCause());
+                    assertInstanceOf(AsynchronousCloseException.class, e.getCause());
                     assertEquals(0, buffers.get(i).position(), "a closed operation leaves its buffer");
                     closed++;
                 }
@@ -174,7 +180,7 @@ class HpioChannelsTest {
     }
 
     /** An executor that runs each task on the thread that hands it over (as CallerRunsPolicy may). */
-    static final class CallerRuns extends java.util.concurrent.AbstractExecutorService {
+    static final class CallerRuns extends AbstractExecutorService {
         private volatile boolean shutdown;
 
         @Override
@@ -215,7 +221,7 @@ class HpioChannelsTest {
         Files.write(file, new byte[100]);
         for (Implementation implementation : new Implementation[] {Implementation.HPIO_URING, Implementation.HPIO_THREADS}) {
             if (implementation == Implementation.HPIO_URING) {
-                try (var probe = org.hpio.internal.io.IoEngines.openUring(EngineConfig.defaults())) {
+                try (var probe = IoEngines.openUring(EngineConfig.defaults())) {
                     probe.name();
                 } catch (IOException | UnsupportedOperationException e) {
                     continue;   // io_uring refused here
@@ -308,7 +314,7 @@ class HpioChannelsTest {
         try {
             ch = HpioChannels.openAsynchronous(file, Set.of(READ, WRITE, HpioOpenOption.DIRECT), null);
         } catch (IOException e) {
-            org.junit.jupiter.api.Assumptions.abort("O_DIRECT refused here: " + e);
+            Assumptions.abort("O_DIRECT refused here: " + e);
             return;
         }
         try (ch) {
@@ -318,7 +324,7 @@ class HpioChannelsTest {
             ByteBuffer heap = ByteBuffer.allocate(4096);
             assertEquals(4096, ch.read(heap, 4096).get());
             assertArrayEquals(FileChannelContract.bytes(1, 4096), heap.array());
-            ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+            ExecutionException e = Assertions.assertThrows(ExecutionException.class,
                     () -> ch.read(ByteBuffer.allocate(4096), 100).get());
             assertInstanceOf(IOException.class, e.getCause());
         }

@@ -1,12 +1,16 @@
 package org.hpio.nio;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.nio.file.StandardOpenOption.CREATE;
 import static java.nio.file.StandardOpenOption.READ;
@@ -32,7 +36,7 @@ public final class ManyVirtualReaders {
         try (FileChannel out = FileChannel.open(file, CREATE, WRITE)) {
             out.write(ByteBuffer.allocate((int) SIZE), 0);
         }
-        java.util.concurrent.atomic.AtomicInteger peak = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
         Thread sampler = Thread.ofPlatform().daemon().start(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 peak.accumulateAndGet(osThreads(), Math::max);
@@ -47,7 +51,7 @@ public final class ManyVirtualReaders {
         FileChannel opened;
         try {
             opened = args[1].equals("hpio") ? HpioChannels.open(file, READ, direct) : FileChannel.open(file, READ, direct);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             System.out.println("direct=refused " + e);   // a file system without O_DIRECT (tmpfs)
             return;
         }
@@ -84,13 +88,13 @@ public final class ManyVirtualReaders {
     /** The process's OS threads now (the Threads: line of /proc/self/status). */
     private static int osThreads() {
         try {
-            for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("Threads:")) {
                     return Integer.parseInt(line.substring(8).strip());
                 }
             }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return -1;
     }

@@ -1,13 +1,24 @@
 package org.hpio.nio;
 
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.CompletionHandler;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchService;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -78,14 +89,14 @@ public final class UnmodifiedProgram {
      * A shutdown hook that writes a file after hpio's own hook has (most likely) closed the engine, through a
      * channel opened before and one opened in the hook: both must still work.
      */
-    private static void writeAtExit(Path target) throws java.io.IOException {
+    private static void writeAtExit(Path target) throws IOException {
         FileChannel early = FileChannel.open(target, CREATE, WRITE);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 Thread.sleep(300);
                 early.write(ByteBuffer.wrap("early ".getBytes()));
                 early.close();
-                try (FileChannel late = FileChannel.open(target, WRITE, java.nio.file.StandardOpenOption.APPEND)) {
+                try (FileChannel late = FileChannel.open(target, WRITE, StandardOpenOption.APPEND)) {
                     late.write(ByteBuffer.wrap("late".getBytes()));
                 }
             } catch (Exception e) {
@@ -99,7 +110,7 @@ public final class UnmodifiedProgram {
         Path sub = Files.createDirectories(dir.resolve("a").resolve("b"));
         Path text = Files.writeString(sub.resolve("t.txt"), "text");
         boolean ok = Files.readString(text).equals("text");
-        ok &= new java.io.File(text.toString()).toPath().equals(text);
+        ok &= new File(text.toString()).toPath().equals(text);
         ok &= Path.of(text.toUri()).equals(text);
         ok &= text.toFile().exists();
         Path temp = Files.createTempFile(dir, "t", ".tmp");
@@ -108,23 +119,23 @@ public final class UnmodifiedProgram {
             ok &= walk.anyMatch(p -> p.equals(text));
         }
         Path copy = Files.copy(text, dir.resolve("copy.txt"));
-        Files.move(copy, dir.resolve("moved.txt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(copy, dir.resolve("moved.txt"), StandardCopyOption.REPLACE_EXISTING);
         ok &= Files.exists(dir.resolve("moved.txt")) && !Files.exists(copy);
-        try (java.io.InputStream in = Files.newInputStream(text); java.io.OutputStream out =
+        try (InputStream in = Files.newInputStream(text); OutputStream out =
                 Files.newOutputStream(dir.resolve("out.txt"))) {
             in.transferTo(out);
         }
         ok &= Files.readString(dir.resolve("out.txt")).equals("text");
         Path zip = dir.resolve("z.zip");
-        try (java.nio.file.FileSystem zipfs = java.nio.file.FileSystems.newFileSystem(zip,
-                java.util.Map.of("create", "true"))) {
+        try (FileSystem zipfs = FileSystems.newFileSystem(zip,
+                Map.of("create", "true"))) {
             Files.writeString(zipfs.getPath("/inside.txt"), "zipped");
         }
-        try (java.nio.file.FileSystem zipfs = java.nio.file.FileSystems.newFileSystem(zip)) {
+        try (FileSystem zipfs = FileSystems.newFileSystem(zip)) {
             ok &= Files.readString(zipfs.getPath("/inside.txt")).equals("zipped");
         }
-        try (java.nio.file.WatchService watcher = dir.getFileSystem().newWatchService()) {
-            dir.register(watcher, java.nio.file.StandardWatchEventKinds.ENTRY_CREATE);
+        try (WatchService watcher = dir.getFileSystem().newWatchService()) {
+            dir.register(watcher, StandardWatchEventKinds.ENTRY_CREATE);
         }
         System.out.println("everyday=" + (ok ? "ok" : "bad"));
         return ok;

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -65,7 +66,7 @@ public final class WriteFloodProgram {
         }
         executor.shutdown();
         for (int i = 0; i < files; i++) {
-            if (!java.util.Arrays.equals(Files.readAllBytes(dir.resolve(i + ".bin")), pattern(i, bytes))) {
+            if (!Arrays.equals(Files.readAllBytes(dir.resolve(i + ".bin")), pattern(i, bytes))) {
                 throw new AssertionError("file " + i + " does not hold what was written");
             }
         }

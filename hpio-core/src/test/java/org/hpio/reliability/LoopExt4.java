@@ -3,6 +3,7 @@ package org.hpio.reliability;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ public final class LoopExt4 implements AutoCloseable {
         Assumptions.assumeTrue(reason == null, reason);
         Path image = dir.resolve("ext4.img");
         Path mountpoint = Files.createDirectories(dir.resolve("mnt"));
-        try (var f = new java.io.RandomAccessFile(image.toFile(), "rw")) {
+        try (var f = new RandomAccessFile(image.toFile(), "rw")) {
             f.setLength((long) megabytes << 20);
         }
         String mkfs = run(List.of("mkfs.ext4", "-q", "-F", "-b", "4096", "-E", "nodiscard", image.toString()));

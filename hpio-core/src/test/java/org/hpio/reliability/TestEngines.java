@@ -7,11 +7,12 @@ import org.hpio.internal.io.IoOperation;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Opening the engines the reliability tests run on; io_uring cases skip (saying why) where it is refused. */
 public final class TestEngines {
-    public static final java.util.List<String> BOTH = java.util.List.of("uring", "threads");
+    public static final List<String> BOTH = List.of("uring", "threads");
 
     private TestEngines() {
     }

@@ -9,8 +9,11 @@ import org.hpio.archive.trace.TraceRun;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import static org.hpio.archive.trace.LetterTraces.letters;
@@ -100,7 +103,7 @@ class TraceOrderingTest {
         List<TraceRun> runs = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
             List<String> shuffled = new ArrayList<>(files);
-            java.util.Collections.shuffle(shuffled, random);
+            Collections.shuffle(shuffled, random);
             List<TraceEvent> events = new ArrayList<>();
             for (int i = 0; i < 80_000; i++) {
                 events.add(TraceEvent.load((3 - r) + i * 1e-3, shuffled.get(i), 1000 + i % 5000));
@@ -122,7 +125,7 @@ class TraceOrderingTest {
 
     private static int countAdjacent(Trace trace, List<String> files) {
         List<TraceEvent> loads = trace.runs().getFirst().loads();
-        java.util.Map<String, Integer> index = new java.util.HashMap<>();
+        Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < files.size(); i++) {
             index.put(files.get(i), i);
         }

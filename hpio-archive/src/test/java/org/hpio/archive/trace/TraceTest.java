@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -29,7 +30,7 @@ class TraceTest {
     static Path realTrace() {
         try {
             return Path.of(TraceTest.class.getResource("/traces/python-startup-3runs.trace").toURI());
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw new AssertionError(e);
         }
     }

@@ -8,6 +8,7 @@ import org.hpio.archive.LookAhead;
 import org.hpio.archive.MountTable;
 import org.hpio.archive.cache.FileCache;
 import org.hpio.archive.cache.FileCacheConfig;
+import org.hpio.internal.sys.Libdeflate;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -258,7 +259,7 @@ record ArchiveConfig(String name, String mechanism, List<Path> files, Opener ope
     static String inflation(LoadOptions o) {
         return switch (o.inflation()) {
             case BLOCKS -> "Inflater per block (002 §3.2)";
-            case WHOLE -> org.hpio.internal.sys.Libdeflate.available() ? "whole-buffer libdeflate"
+            case WHOLE -> Libdeflate.available() ? "whole-buffer libdeflate"
                     : "whole-buffer Inflater (libdeflate missing)";
             case WHOLE_JDK -> "whole-buffer Inflater";
         };

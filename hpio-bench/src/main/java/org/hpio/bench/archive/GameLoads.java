@@ -5,6 +5,7 @@ import org.hpio.bench.archive.GameCatalog.Level;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -91,7 +92,7 @@ final class GameLoads {
     private static <T> List<T> shuffled(List<T> items, SplittableRandom random) {
         List<T> copy = new ArrayList<>(items);
         for (int i = copy.size() - 1; i > 0; i--) {
-            java.util.Collections.swap(copy, i, random.nextInt(i + 1));
+            Collections.swap(copy, i, random.nextInt(i + 1));
         }
         return copy;
     }

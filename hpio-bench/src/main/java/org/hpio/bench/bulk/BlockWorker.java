@@ -6,6 +6,7 @@ import org.hpio.bench.data.TestData;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -34,13 +35,13 @@ public final class BlockWorker {
         Path warmUp = op == SharedFileRun.Op.READ ? file
                 : file.resolveSibling(file.getFileName() + ".warm-up-" + ProcessHandle.current().pid());
         if (op == SharedFileRun.Op.WRITE) {
-            java.nio.file.Files.createFile(warmUp);
+            Files.createFile(warmUp);
         }
         try {
             SharedFileRun.doBlock(approach, op, warmUp, first * elements.size(), array, count);
         } finally {
             if (op == SharedFileRun.Op.WRITE) {
-                java.nio.file.Files.deleteIfExists(warmUp);
+                Files.deleteIfExists(warmUp);
             }
         }
         System.out.println("READY");

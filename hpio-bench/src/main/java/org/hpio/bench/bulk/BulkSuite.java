@@ -16,6 +16,7 @@ import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;
 import org.hpio.bench.suite.Suite;
 
+import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -118,7 +119,7 @@ public final class BulkSuite implements Suite {
         return new Row(c, plan.bytes(), warm, cold, writePlan.bytes(), write);
     }
 
-    static List<BulkConfig> configs(BenchContext context) throws java.io.IOException {
+    static List<BulkConfig> configs(BenchContext context) throws IOException {
         List<BulkConfig> configs = new ArrayList<>();
         Approaches.all().forEach(a -> configs.add(BulkConfig.java(a)));
         BenchOptions options = context.options();
@@ -141,7 +142,7 @@ public final class BulkSuite implements Suite {
     }
 
     /** Records which page-cache states were measured, and what a drop really left resident. */
-    static void describeCache(SuiteReport report, BenchOptions options, Path file) throws java.io.IOException {
+    static void describeCache(SuiteReport report, BenchOptions options, Path file) throws IOException {
         List<String> states = new ArrayList<>();
         if (options.cache().warm()) {
             states.add("warm (file read once before timing)");

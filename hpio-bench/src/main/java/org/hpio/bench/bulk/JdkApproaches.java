@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -178,7 +179,7 @@ public final class JdkApproaches {
                     long at = position + (long) done * elements.size();
                     while (buffer.hasRemaining()) {
                         if (channel.read(buffer, at + buffer.position()) < 0) {
-                            throw new java.io.EOFException(file + " ended at " + (at + buffer.position()));
+                            throw new EOFException(file + " ended at " + (at + buffer.position()));
                         }
                     }
                     buffer.flip();

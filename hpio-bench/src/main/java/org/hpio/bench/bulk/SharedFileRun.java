@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CyclicBarrier;
@@ -77,7 +78,7 @@ public final class SharedFileRun {
         }
         // From the first worker's start to the last one's end, as each saw them: the coordinating thread may be
         // descheduled after the barrier (more workers than cores), so its own clock would miss work.
-        long elapsed = java.util.Arrays.stream(ends).max().orElseThrow() - java.util.Arrays.stream(starts).min().orElseThrow();
+        long elapsed = Arrays.stream(ends).max().orElseThrow() - Arrays.stream(starts).min().orElseThrow();
         if (failure.get() != null) {
             throw new IOException(approach.name() + " " + op + " failed: " + failure.get(), failure.get());
         }

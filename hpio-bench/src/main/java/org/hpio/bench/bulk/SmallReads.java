@@ -8,6 +8,7 @@ import org.hpio.bench.report.Table;
 import org.hpio.bulk.BulkRandomAccessFile;
 
 import java.io.Closeable;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -120,7 +121,7 @@ final class SmallReads {
                 buffer.clear().limit(longs.length * 8);
                 while (buffer.hasRemaining()) {
                     if (channel.read(buffer, position + buffer.position()) < 0) {
-                        throw new java.io.EOFException();
+                        throw new EOFException();
                     }
                 }
                 buffer.flip();

@@ -48,6 +48,7 @@ public final class EngineBaseline {
             throws IOException, InterruptedException {
         EngineSettings settings = new EngineSettings(List.of(depth), List.of(1), List.of(1), seconds, warmupSeconds, 1);
         EngineSuiteConfig run = new EngineSuiteConfig(Workload.random(fileSize), Mechanism.URING, depth);
+        // qualified: the engine suite's Figures, not this class's own record of that name
         org.hpio.bench.engine.Figures f = run.measure(file, settings, Optional.empty());
         return new Figures(f.configuration(), f.ios(), f.seconds(), f.iops(), f.cpuMicrosPerIo(), f.switchesPerIo(),
                 f.p50(), f.p99());

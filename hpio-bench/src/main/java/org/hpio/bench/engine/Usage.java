@@ -1,5 +1,7 @@
 package org.hpio.bench.engine;
 
+import com.sun.management.OperatingSystemMXBean;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -13,8 +15,8 @@ import java.util.stream.Stream;
  * are not counted, so every driver keeps its threads until after the second reading).
  */
 record Usage(long cpuNanos, long contextSwitches) {
-    private static final com.sun.management.OperatingSystemMXBean OS =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final OperatingSystemMXBean OS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final Path TASKS = Path.of("/proc/self/task");
 
     static Usage now() {

@@ -4,6 +4,7 @@ import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ public final class PageCache {
         }
         try {
             Process sync = new ProcessBuilder("sync").redirectErrorStream(true).start();
-            sync.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            sync.getInputStream().transferTo(OutputStream.nullOutputStream());
             if (sync.waitFor() != 0) {
                 return false;
             }
@@ -65,7 +66,7 @@ public final class PageCache {
     /** Reads {@code file} once so that it is in the page cache. */
     public static void warm(Path file) throws IOException {
         try (var in = Files.newInputStream(file)) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
+            in.transferTo(OutputStream.nullOutputStream());
         }
     }
 

@@ -1,5 +1,7 @@
 package org.hpio.bench.nio;
 
+import com.sun.management.OperatingSystemMXBean;
+
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -51,6 +53,6 @@ public final class NioRow {
 
     /** The process's CPU time so far (user + system, every thread), in nanoseconds. */
     static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 }

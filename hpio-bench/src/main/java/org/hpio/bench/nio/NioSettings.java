@@ -1,6 +1,7 @@
 package org.hpio.bench.nio;
 
 import org.hpio.bench.suite.BenchOptions;
+import org.hpio.internal.io.EngineConfig;
 
 import java.util.List;
 
@@ -49,7 +50,7 @@ record NioSettings(long fileSize, double seconds, double warmupSeconds, int roun
 
     /** The flood's bound on hpio's side: the engine's staging budget (64 MiB) in writes of this size. */
     int stagedWrites() {
-        return (int) (org.hpio.internal.io.EngineConfig.DEFAULT_MAX_STAGING_BYTES / floodWriteBytes);
+        return (int) (EngineConfig.DEFAULT_MAX_STAGING_BYTES / floodWriteBytes);
     }
 
     /** -Xmx in bytes. */

@@ -3,6 +3,7 @@ package org.hpio.bench.patterns;
 import org.hpio.bench.machine.CProgram;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ final class CConfig implements PatternsConfig {
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while " + PROGRAM + " ran");
+            throw new InterruptedIOException("interrupted while " + PROGRAM + " ran");
         }
         String done = output.lines().filter(l -> l.startsWith("DONE ")).findFirst().orElse(null);
         if (exit != 0 || done == null) {

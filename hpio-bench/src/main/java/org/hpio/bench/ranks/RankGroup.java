@@ -3,6 +3,7 @@ package org.hpio.bench.ranks;
 import org.hpio.bulk.LaunchRank;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -132,7 +133,7 @@ public final class RankGroup implements AutoCloseable {
     /** This machine's name, for the report and for failure messages. */
     public static String hostName() {
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
+            return InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             return System.getenv().getOrDefault("HOSTNAME", "unknown host");
         }

@@ -25,6 +25,7 @@ final class AtomicFile {
 
     static void write(Path file, Content content) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
+        // qualified: the archive's AtomicFile, which this class of the same name delegates to
         org.hpio.archive.internal.AtomicFile.write(file, channel -> {
             // Content may close its stream (JSON generators do); the channel must stay open to be forced.
             OutputStream out = new BufferedOutputStream(new FilterOutputStream(Channels.newOutputStream(channel)) {

@@ -51,6 +51,7 @@ public final class ChartRenderer {
 
     /** As {@link #render(Chart, Path)}, under the file name {@code stem + ".png"}. */
     static Path render(Chart chart, Path dir, String stem) throws IOException {
+        // qualified: XChart's Chart, not this package's Chart (the chart's description) it is drawn from
         org.knowm.xchart.internal.chartpart.Chart<?, ?> drawn = switch (chart.kind()) {
             case BAR -> bars(chart);
             case LINE -> lines(chart, false, false);

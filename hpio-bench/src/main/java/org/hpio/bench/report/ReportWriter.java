@@ -1,5 +1,6 @@
 package org.hpio.bench.report;
 
+import java.awt.AWTError;
 import java.io.IOException;
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
@@ -193,7 +194,7 @@ public final class ReportWriter {
         Path png;
         try {
             png = ChartRenderer.render(c, chartDir, stem);
-        } catch (IOException | RuntimeException | LinkageError | InternalError | java.awt.AWTError e) {
+        } catch (IOException | RuntimeException | LinkageError | InternalError | AWTError e) {
             // AWT without fonts or native libraries fails with errors, not exceptions; the figures are in the tables.
             md.append("*Chart \"").append(emphasized(title)).append("\" could not be drawn: ")
                     .append(emphasized(String.valueOf(e))).append("*\n\n");

@@ -3,6 +3,7 @@ package org.hpio.bench.sort;
 import org.hpio.bench.machine.CProgram;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ final class CSort {
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while " + PROGRAM + " ran");
+            throw new InterruptedIOException("interrupted while " + PROGRAM + " ran");
         }
         return parse(output, exit);
     }

@@ -13,6 +13,7 @@ import java.io.DataInput;
 import java.io.DataInputStream;
 import java.io.DataOutput;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -145,7 +146,7 @@ final class JavaChunkFiles {
                 ByteBuffer b = buffer(count);
                 while (b.hasRemaining()) {
                     if (input.read(b) < 0) {
-                        throw new java.io.EOFException(in + " ended early");
+                        throw new EOFException(in + " ended early");
                     }
                 }
                 b.flip().asLongBuffer().get(chunk, 0, count);

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.ToDoubleFunction;
 
 /**
  * {@code hpio bench sort}: the external merge sort benchmark of 000 §5 on today's machine. The initial pass
@@ -217,7 +218,7 @@ public final class SortSuite implements Suite {
     }
 
     static OptionalDouble find(List<SortRun> runs, String config, long size, long chunk,
-                               java.util.function.ToDoubleFunction<SortRun> figure) {
+                               ToDoubleFunction<SortRun> figure) {
         return runs.stream().filter(r -> r.ran() && r.config().equals(config) && r.size() == size && r.chunk() == chunk)
                 .mapToDouble(figure).findFirst();
     }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -60,7 +61,7 @@ class ArchiveSuiteTest {
         Path trace = smallTrace();
         BenchOptions options = new BenchOptions(Optional.of(TRACE_BYTES), List.of(1), 1, BenchOptions.CacheMode.BOTH,
                 work.resolve("w"), List.of(), Optional.of(trace), Optional.of(work.resolve("root")),
-                java.util.Map.of("cold", "files")); // "machine" would drop the whole machine's cache per replay
+                Map.of("cold", "files")); // "machine" would drop the whole machine's cache per replay
         ArchiveSuite suite = new ArchiveSuite();
         SuiteReport report = new SuiteReport(suite.name(), suite.summary());
         suite.run(new BenchContext(options, report));

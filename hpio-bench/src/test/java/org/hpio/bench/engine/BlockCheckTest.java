@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -75,7 +76,7 @@ class BlockCheckTest {
         assertTrue(f.ios() > 0);
         PatternFile.verify("whole file", file, SIZE);
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            out.write(java.nio.ByteBuffer.allocate(8), 3 * BlockPattern.BLOCK);
+            out.write(ByteBuffer.allocate(8), 3 * BlockPattern.BLOCK);
         }
         IOException e = assertThrows(IOException.class, () -> PatternFile.verify("spoiled", file, SIZE));
         assertTrue(e.getMessage().contains("wrote wrong data: 1 blocks"), e.getMessage());

@@ -8,6 +8,7 @@ import org.hpio.bench.report.SuiteReport;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -60,7 +61,7 @@ class EnginePartsTest {
     @Test
     void fioCommandAsksForWhatTheSuiteReads() {
         Fio.find().ifPresent(fio -> {
-            List<String> c = fio.command("fio-uring-qd32", java.nio.file.Path.of("/x"), Workload.random(1 << 30), 32, 3, 0.5);
+            List<String> c = fio.command("fio-uring-qd32", Path.of("/x"), Workload.random(1 << 30), 32, 3, 0.5);
             assertTrue(c.containsAll(List.of("--rw=randread", "--bs=4096", "--direct=1", "--ioengine=io_uring",
                     "--iodepth=32", "--runtime=3000ms", "--ramp_time=500ms", "--readonly", "--output-format=json")), c.toString());
         });

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -108,7 +109,7 @@ class EngineSuiteTest {
     }
 
     private static List<String> concat(List<String> list, String more) {
-        return java.util.stream.Stream.concat(list.stream(), java.util.stream.Stream.of(more)).toList();
+        return Stream.concat(list.stream(), Stream.of(more)).toList();
     }
 
     private static double value(SuiteReport report, String name, String metric) {

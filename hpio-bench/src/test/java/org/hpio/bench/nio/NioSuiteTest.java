@@ -10,8 +10,10 @@ import org.hpio.bench.suite.Suites;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -80,8 +82,8 @@ class NioSuiteTest {
         Path probe = dir.resolve("direct-probe");
         try {
             Files.write(probe, new byte[4096]);
-            try (java.nio.channels.FileChannel ignored = java.nio.channels.FileChannel.open(probe,
-                    java.nio.file.StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+            try (FileChannel ignored = FileChannel.open(probe,
+                    StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
                 return true;
             } finally {
                 Files.delete(probe);

@@ -1,6 +1,7 @@
 package org.hpio.bench.ranks;
 
 import org.hpio.bulk.LaunchRank;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -161,7 +162,7 @@ class RankGroupTest {
 
     @Test
     void impossibleTimeoutsAreRefused() {
-        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new RankTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1)));
         assertMentions(e, "silence PT5S", "meeting PT1S");
     }

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -71,7 +72,7 @@ class SortCheckTest {
 
     @Test
     void catchesAShortOutput() throws IOException {
-        long[] shorter = java.util.Arrays.copyOf(SortData.chunksSorted(input, 100), 999);
+        long[] shorter = Arrays.copyOf(SortData.chunksSorted(input, 100), 999);
         assertTrue(wrong(shorter, 100).getMessage().contains("bytes"));
     }
 

@@ -2,6 +2,7 @@ package org.hpio.internal.array;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Array;
 import java.nio.ByteOrder;
 import java.util.Objects;
 
@@ -66,7 +67,7 @@ public enum ArrayKind {
     }
 
     public int length(Object array) {
-        return java.lang.reflect.Array.getLength(array);
+        return Array.getLength(array);
     }
 
     /** Checks {@code [offset, offset + count)} against the array: IndexOutOfBoundsException before any I/O. */

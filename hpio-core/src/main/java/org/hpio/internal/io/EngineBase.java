@@ -5,6 +5,7 @@ import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -241,7 +242,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         }
         InjectedFault fault = config.faults().faultFor(op);
         if (fault.kind() == InjectedFault.Kind.REFUSE_SUBMISSION) {
-            throw Errno.exception("submit of " + op.kind().name().toLowerCase(java.util.Locale.ROOT)
+            throw Errno.exception("submit of " + op.kind().name().toLowerCase(Locale.ROOT)
                     + " (injected fault)", fault.errno(), op.file() == null ? "(no file)" : op.file().path(),
                     op.buffer() == null ? -1 : op.position());
         }

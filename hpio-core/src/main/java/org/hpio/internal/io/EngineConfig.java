@@ -1,5 +1,7 @@
 package org.hpio.internal.io;
 
+import java.util.Objects;
+
 /**
  * An engine's bounds.
  *
@@ -41,7 +43,7 @@ public record EngineConfig(int maxInFlight, long maxStagingBytes, boolean failFa
         if (maxStagingBytes < 1) {
             throw new IllegalArgumentException("maxStagingBytes must be positive: " + maxStagingBytes);
         }
-        java.util.Objects.requireNonNull(faults, "faults");
+        Objects.requireNonNull(faults, "faults");
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be positive: " + threads);
         }

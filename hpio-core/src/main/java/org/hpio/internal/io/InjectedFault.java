@@ -2,6 +2,8 @@ package org.hpio.internal.io;
 
 import org.hpio.internal.sys.Errno;
 
+import java.util.Objects;
+
 /**
  * What a {@link EngineConfig.FaultHook} decided for one operation: nothing, a completion with an errno (no
  * I/O done), a short transfer (the I/O really happens, for only the first {@code bytes} bytes, and the result
@@ -19,7 +21,7 @@ public record InjectedFault(Kind kind, int errno, long bytes) {
     public static final InjectedFault NONE = new InjectedFault(Kind.NONE, 0, 0);
 
     public InjectedFault {
-        java.util.Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(kind, "kind");
         if ((kind == Kind.COMPLETE_WITH_ERRNO || kind == Kind.REFUSE_SUBMISSION) != (errno > 0)) {
             throw new IllegalArgumentException(kind + " with errno " + errno);
         }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -62,7 +63,7 @@ public final class IoEngines {
     }
 
     /** The portable engine with workers from {@code threads} (tests hold them at a gate to keep requests queued). */
-    public static IoEngine openThreads(EngineConfig config, java.util.concurrent.ThreadFactory threads) {
+    public static IoEngine openThreads(EngineConfig config, ThreadFactory threads) {
         return register(ThreadPoolEngine.open(config, threads));
     }
 

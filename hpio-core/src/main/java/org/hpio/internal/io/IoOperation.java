@@ -3,6 +3,7 @@ package org.hpio.internal.io;
 import org.hpio.internal.sys.NativeFile;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -78,7 +79,7 @@ public record IoOperation(Kind kind, NativeFile file, MemorySegment buffer, long
         return switch (kind) {
             case NOP -> "nop";
             case FSYNC -> (metadata ? "fsync " : "fdatasync ") + file.path();
-            default -> kind.name().toLowerCase(java.util.Locale.ROOT) + " of " + length() + " bytes at offset "
+            default -> kind.name().toLowerCase(Locale.ROOT) + " of " + length() + " bytes at offset "
                     + position + " of " + file.path();
         };
     }

@@ -4,6 +4,7 @@ import org.hpio.internal.sys.Errno;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -131,7 +132,7 @@ public final class IoRequest {
             return null;
         }
         String path = operation.file() == null ? "(no file)" : operation.file().path();
-        return Errno.exception(operation.kind().name().toLowerCase(java.util.Locale.ROOT), errno, path,
+        return Errno.exception(operation.kind().name().toLowerCase(Locale.ROOT), errno, path,
                 operation.buffer() == null ? -1 : operation.position());
     }
 

@@ -62,11 +62,11 @@ public final class Errno {
     }
 
     /** The error number behind {@code e}: its own for an {@link ErrnoException}, else EIO. */
-    public static int of(java.io.IOException e) {
+    public static int of(IOException e) {
         return switch (e) {
             case ErrnoException errnoException -> errnoException.errno();
-            case java.nio.file.NoSuchFileException ignored -> ENOENT;
-            case java.nio.file.AccessDeniedException ignored -> EACCES;
+            case NoSuchFileException ignored -> ENOENT;
+            case AccessDeniedException ignored -> EACCES;
             default -> EIO;
         };
     }

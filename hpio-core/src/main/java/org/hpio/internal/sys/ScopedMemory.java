@@ -2,6 +2,7 @@ package org.hpio.internal.sys;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Reference;
 
 /**
  * Views of reusable off-heap memory with a lifetime of their own: the archive's loads hand out memory from a
@@ -23,7 +24,7 @@ public final class ScopedMemory {
      */
     public static MemorySegment view(MemorySegment memory, Arena scope, Runnable onClose) {
         return memory.reinterpret(memory.byteSize(), scope, unused -> {
-            java.lang.ref.Reference.reachabilityFence(memory);   // memory (maybe of an automatic arena) lives as long as the view
+            Reference.reachabilityFence(memory);   // memory (maybe of an automatic arena) lives as long as the view
             onClose.run();
         });
     }

@@ -1,6 +1,7 @@
 package org.hpio.internal.sys;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -71,7 +72,7 @@ final class UringCalls {
      * belongs to {@code arena}, so that once the arena is closed Java code cannot touch the mapping (an
      * access fails with an exception instead of faulting after munmap).
      */
-    static MemorySegment map(int ringFd, long size, long offset, java.lang.foreign.Arena arena) throws IOException {
+    static MemorySegment map(int ringFd, long size, long offset, Arena arena) throws IOException {
         MemorySegment[] mapped = new MemorySegment[1];
         Syscalls.call("mmap", WHAT, offset, false, c -> {
             MemorySegment address = (MemorySegment) MMAP.invokeExact(c, MemorySegment.NULL, size,

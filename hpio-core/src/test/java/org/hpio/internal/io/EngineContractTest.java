@@ -193,7 +193,7 @@ abstract class EngineContractTest {
         }
         byte[] back = Files.readAllBytes(path);
         assertEquals(4096 + data.length, back.length);
-        assertArrayEquals(data, java.util.Arrays.copyOfRange(back, 4096, back.length));
+        assertArrayEquals(data, Arrays.copyOfRange(back, 4096, back.length));
     }
 
     @Test
@@ -453,7 +453,7 @@ abstract class EngineContractTest {
             IoRequest cached = engine.readNowOrSubmit(IoOperation.read(file, back, 4096));
             assertTrue(cached.isDone(), "cached: done when the call returns");
             assertEquals(4096, cached.resultOrThrow());
-            assertArrayEquals(java.util.Arrays.copyOfRange(data, 4096, 8192), back.toArray(JAVA_BYTE));
+            assertArrayEquals(Arrays.copyOfRange(data, 4096, 8192), back.toArray(JAVA_BYTE));
             IoRequest atTheEnd = engine.readNowOrSubmit(IoOperation.read(file, arena.allocate(4096), 8092));
             assertEquals(100, await(atTheEnd), "short at the end of the file, reported as such");
             assertThrows(IllegalArgumentException.class,

@@ -2,6 +2,7 @@ package org.hpio.internal.io;
 
 import org.hpio.internal.sys.Errno;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -65,7 +66,7 @@ class ThreadPoolEngineTest extends EngineContractTest {
     void aFailFastEngineRefusesBeyondItsBound() throws Exception {
         try (ThreadPoolEngine small = gatedEngine(EngineConfig.defaults().withMaxInFlight(2).withFailFast(true))) {
             List<IoRequest> queued = List.of(small.submit(IoOperation.nop()), small.submit(IoOperation.nop()));
-            org.junit.jupiter.api.Assertions.assertThrows(EngineSaturatedException.class, () -> small.submit(IoOperation.nop()));
+            Assertions.assertThrows(EngineSaturatedException.class, () -> small.submit(IoOperation.nop()));
             queued.forEach(small::cancel);
             for (IoRequest r : queued) {
                 assertTrue(r.await(10, TimeUnit.SECONDS));

@@ -10,9 +10,13 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -175,8 +179,8 @@ class UringWaitingTest {
     void virtualThreadsUnderLoadLeaveTheirEntriesToTheCompletionThreadAndEveryReadIsRight() throws Exception {
         Path data = dir.resolve("data");
         byte[] bytes = new byte[1 << 20];
-        new java.util.SplittableRandom(7).nextBytes(bytes);
-        java.nio.file.Files.write(data, bytes);
+        new SplittableRandom(7).nextBytes(bytes);
+        Files.write(data, bytes);
         System.setProperty(UringEngine.DEFER_PROPERTY, "2");   // defer with more than 2 in flight
         IoEngine deferring;
         try {
@@ -190,15 +194,15 @@ class UringWaitingTest {
             for (int t = 0; t < 64; t++) {
                 int seed = t;
                 readers.add(Thread.ofVirtual().start(() -> {
-                    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+                    SplittableRandom random = new SplittableRandom(seed);
                     try (Arena mine = Arena.ofConfined()) {
                         var buffer = mine.allocate(512);
                         for (int i = 0; i < 200; i++) {
                             int at = random.nextInt(bytes.length / 512) * 512;
                             IoRequest r = deferring.submit(IoOperation.read(file, buffer, at));
                             r.await();
-                            if (r.resultOrThrow() != 512 || !java.util.Arrays.equals(buffer.toArray(
-                                    java.lang.foreign.ValueLayout.JAVA_BYTE), java.util.Arrays.copyOfRange(bytes, at, at + 512))) {
+                            if (r.resultOrThrow() != 512 || !Arrays.equals(buffer.toArray(
+                                    ValueLayout.JAVA_BYTE), Arrays.copyOfRange(bytes, at, at + 512))) {
                                 throw new AssertionError("read at " + at + " is wrong");
                             }
                         }

@@ -2,6 +2,7 @@ package org.hpio.internal.mem;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +46,6 @@ class StagingSlotsTest {
     @Test
     void aBufferOfAnotherSizeIsRefused() {
         StagingSlots slots = new StagingSlots(4096, 2);
-        assertThrows(IllegalArgumentException.class, () -> slots.release(java.lang.foreign.Arena.ofAuto().allocate(8192)));
+        assertThrows(IllegalArgumentException.class, () -> slots.release(Arena.ofAuto().allocate(8192)));
     }
 }

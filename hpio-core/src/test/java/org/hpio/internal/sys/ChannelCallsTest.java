@@ -5,8 +5,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -33,9 +35,9 @@ class ChannelCallsTest {
             long[] back = new long[3];
             assertEquals(24, calls.c.read(MemorySegment.ofArray(back), 0));
             assertArrayEquals(longs, back);
-            MemorySegment nativeBuffer = java.lang.foreign.Arena.ofAuto().allocate(8);
+            MemorySegment nativeBuffer = Arena.ofAuto().allocate(8);
             assertEquals(8, calls.c.read(nativeBuffer, 8));
-            assertEquals(-1L, nativeBuffer.get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.nativeOrder()), 0));
+            assertEquals(-1L, nativeBuffer.get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.nativeOrder()), 0));
             assertEquals(0, calls.c.read(MemorySegment.ofArray(new byte[4]), 24), "0 at the end of the file");
             assertEquals(24, calls.c.size());
         }

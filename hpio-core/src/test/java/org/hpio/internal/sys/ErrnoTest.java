@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -73,7 +74,7 @@ class ErrnoTest {
         Files.write(file, new byte[16]);
         try (NativeFile f = NativeFile.open(file, Syscalls.O_WRONLY)) {
             IOException badf = assertThrows(IOException.class,
-                    () -> f.read(java.lang.foreign.MemorySegment.ofArray(new byte[8]), 8));
+                    () -> f.read(MemorySegment.ofArray(new byte[8]), 8));
             assertTrue(badf.getMessage().contains("EBADF"), badf.getMessage());
             assertTrue(badf.getMessage().contains(file.toString()), badf.getMessage());
             assertTrue(badf.getMessage().contains("offset 8"), badf.getMessage());

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -141,7 +143,7 @@ class NativeFileTest {
                     "descriptor " + number + " was closed under the file that owns it now");
             assertEquals(1, second.size());
             assertEquals(1, second.read(buffer, 0));
-            assertEquals(42, buffer.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0));
+            assertEquals(42, buffer.get(ValueLayout.JAVA_BYTE, 0));
         } finally {
             // Quietly: with the bug under test, closing the second file fails too and would hide the assertion.
             for (NativeFile f : others) {
@@ -169,7 +171,7 @@ class NativeFileTest {
     void closeWhileReadsRunIsSafe() throws Exception {
         Path path = dir.resolve("busy");
         byte[] data = new byte[1 << 20];
-        new java.util.Random(1).nextBytes(data);
+        new Random(1).nextBytes(data);
         Files.write(path, data);
         Path bystanderPath = dir.resolve("bystander");
         Files.write(bystanderPath, new byte[]{7});
@@ -192,7 +194,7 @@ class NativeFileTest {
                                 try {
                                     long at = (completed.get() * 4096) % (data.length - buffer.byteSize());
                                     long got = f.read(buffer, at);
-                                    if (got != buffer.byteSize() || buffer.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0) != data[(int) at]) {
+                                    if (got != buffer.byteSize() || buffer.get(ValueLayout.JAVA_BYTE, 0) != data[(int) at]) {
                                         return new AssertionError("wrong read at " + at + ": " + got);
                                     }
                                     completed.incrementAndGet();

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -69,7 +70,7 @@ class SyscallsTest {
             // Just written, so cached; a file system that cannot read without waiting says WOULD_BLOCK instead.
             if (n != Syscalls.WOULD_BLOCK) {
                 assertEquals(4, n);
-                assertArrayEquals(new byte[]{3, 4, 5, 6}, four.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+                assertArrayEquals(new byte[]{3, 4, 5, 6}, four.toArray(ValueLayout.JAVA_BYTE));
                 assertEquals(2, Syscalls.preadNoWait(lease.fd(), four, 6, f.path()), "short at the end");
             }
             assertThrows(IllegalArgumentException.class,
