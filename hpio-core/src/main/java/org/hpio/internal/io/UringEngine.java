@@ -499,14 +499,14 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             submitDeferred();
             reapLock.lock();
             try {
-                if (ring.reap(this::dispatch) == 0 && !stopReaper && (!callerPolling || backgroundNeeded())) {
+                if (reapAndSubmit() == 0 && !stopReaper && (!callerPolling || backgroundNeeded())) {
                     if (callerPolling) {
                         waitForBatch(deferAbove > 0 && live.size() > deferAbove / 2 ? DEFER_WAIT_NANOS
                                 : IoRequests.SLICE_NANOS);
                     } else {
                         ring.enter(0, 1, true);
                     }
-                    ring.reap(this::dispatch);
+                    reapAndSubmit();
                 }
             } catch (IOException | RuntimeException e) {
                 System.getLogger(UringEngine.class.getName()).log(System.Logger.Level.ERROR,
@@ -539,6 +539,18 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         }
     }
 
+    /**
+     * Retires every posted completion (under reapLock), then submits what was published meanwhile: requests
+     * queued for a place take the places these completions freed, and listeners may submit follow-ups; inside a
+     * reap both only publish (see {@link #enqueue}), so all of them go to the kernel in one io_uring_enter here,
+     * before this thread waits in the kernel or leaves.
+     */
+    private int reapAndSubmit() {
+        int reaped = ring.reap(this::dispatch);
+        submitDeferred();
+        return reaped;
+    }
+
     /** The completion thread has work: requests in flight that a listener or a parked thread waits for. */
     private boolean backgroundNeeded() {
         return pollers.get() == 0 && (listeners.get() > 0 || parked.get() > 0) && !live.isEmpty();
@@ -569,7 +581,11 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             if (ring.available() > 0 && reapLock.tryLock()) {
                 try {
                     if (!ringClosed) {
-                        ring.reap(this::dispatch);
+                        if (Thread.currentThread().isVirtual()) {
+                            ring.reap(this::dispatch);   // what this publishes, the completion thread submits
+                        } else {
+                            reapAndSubmit();
+                        }
                     }
                 } finally {
                     reapLock.unlock();
@@ -601,9 +617,9 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                     if (ringClosed) {
                         return false;
                     }
-                    if (ring.reap(this::dispatch) == 0 && !satisfied.getAsBoolean()) {
+                    if (reapAndSubmit() == 0 && !satisfied.getAsBoolean()) {
                         ring.waitCompletion(nanos);
-                        ring.reap(this::dispatch);
+                        reapAndSubmit();
                     }
                 } catch (IOException e) {
                     System.getLogger(UringEngine.class.getName()).log(System.Logger.Level.ERROR,
