@@ -157,6 +157,8 @@ public final class ArchiveLoader implements AutoCloseable {
         }
         if (mine) {
             decode(head);
+        } else {
+            decodeOthersWhileHeadDecodes(head);
         }
         boolean alone;
         lock.lock();
@@ -466,6 +468,39 @@ public final class ArchiveLoader implements AutoCloseable {
         boolean head = true;
         for (LoaderSlot s : window) {
             if (!head && s.worthHandingOver()) {
+                return s;
+            }
+            head = false;
+        }
+        return null;
+    }
+
+    /**
+     * While a worker decodes the head, the caller decodes later positions whose reads are done instead of
+     * waiting idle (measured on a zstd replay with one worker: the caller waited about a quarter of the time).
+     * It never starts one whose read is still in flight, so it is back for the head within one file's decode.
+     */
+    private void decodeOthersWhileHeadDecodes(LoaderSlot head) {
+        while (true) {
+            LoaderSlot other;
+            lock.lock();
+            try {
+                if (head.isDone() || closed || (other = claimableRead()) == null) {
+                    return;
+                }
+                other.claim();
+            } finally {
+                lock.unlock();
+            }
+            decode(other);
+        }
+    }
+
+    /** As {@link #claimable()}, among the positions whose reads are done. */
+    private LoaderSlot claimableRead() {
+        boolean head = true;
+        for (LoaderSlot s : window) {
+            if (!head && s.worthHandingOver() && s.run != null && s.run.isRead()) {
                 return s;
             }
             head = false;

@@ -138,6 +138,16 @@ final class ReadRun {
      * Waits until every piece has been read (the caller made sure all were started); throws, naming the range,
      * if one failed. Safe to call from several threads and more than once.
      */
+    /** Whether every read of the run was started and is no longer in flight: decoding it will not wait. */
+    boolean isRead() {
+        for (Piece p : pieces) {
+            if (!p.isStarted() || !p.isFinished()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     void await() throws IOException {
         synchronized (this) {
             if (awaited) {
