@@ -76,15 +76,22 @@ class EngineSuiteTest {
             }
             for (String metric : metrics(run)) {
                 double v = value(report, name, metric);
-                assertTrue(v > 0 && Double.isFinite(v), name + " " + metric + " = " + v);
+                // getProcessCpuTime counts clock ticks (10 ms on Linux): a tiny row's timed part can end within one.
+                boolean measured = metric.equals("cpu-per-io") ? v >= 0 : v > 0;
+                assertTrue(measured && Double.isFinite(v), name + " " + metric + " = " + v);
             }
         }
+        assertTrue(planned.stream().filter(run -> names.contains(run.configuration()))
+                        .anyMatch(run -> value(report, run.configuration(), "cpu-per-io") > 0),
+                "no row measured any CPU time");
         assertTrue(report.failures().stream().allMatch(f -> noUring.isPresent()
                 && (f.startsWith("uring") || f.startsWith("fio-uring"))), report.failures().toString());
         assertEquals(!fio, report.notes().stream().anyMatch(n -> n.contains("apt-get install fio")));
         if (noUring.isEmpty()) {
             assertTrue(value(report, "uring-qd4-vs-filechannel-qd1", "iops") > 0);
-            assertTrue(value(report, "uring-qd4-vs-afc-default-qd4", "cpu-per-io") > 0);
+            // Reported; 0 or not a number when a tiny row's CPU time fell within one clock tick (see above).
+            double cpuRatio = value(report, "uring-qd4-vs-afc-default-qd4", "cpu-per-io");
+            assertTrue(cpuRatio >= 0 || Double.isNaN(cpuRatio), "cpu-per-io ratio " + cpuRatio);
             if (fio) {
                 assertTrue(value(report, "uring-qd4-vs-fio-uring-qd4", "iops") > 0);
                 assertTrue(value(report, "uring-seq-read-qd4-vs-fio-uring-seq-read-qd4", "read") > 0);
