@@ -444,7 +444,7 @@ public final class ArchiveLoader implements AutoCloseable {
             LoaderSlot s;
             lock.lock();
             try {
-                while ((s = claimable()) == null && !closed) {
+                while ((s = claimable(false)) == null && !closed) {
                     idleWorkers++;
                     admittedMore.awaitUninterruptibly();
                     idleWorkers--;
@@ -461,13 +461,14 @@ public final class ArchiveLoader implements AutoCloseable {
     }
 
     /**
-     * The first unclaimed Deflate position after the head. Stored entries are left to the caller's thread: their
-     * check costs less than handing them over between threads would.
+     * The first unclaimed compressed position after the head (with {@code readDone}: among those whose reads are
+     * done). Stored entries are left to the caller's thread: their check costs less than handing them over
+     * between threads would.
      */
-    private LoaderSlot claimable() {
+    private LoaderSlot claimable(boolean readDone) {
         boolean head = true;
         for (LoaderSlot s : window) {
-            if (!head && s.worthHandingOver()) {
+            if (!head && s.worthHandingOver() && (!readDone || s.run != null && s.run.isRead())) {
                 return s;
             }
             head = false;
@@ -485,7 +486,7 @@ public final class ArchiveLoader implements AutoCloseable {
             LoaderSlot other;
             lock.lock();
             try {
-                if (head.isDone() || closed || (other = claimableRead()) == null) {
+                if (head.isDone() || closed || (other = claimable(true)) == null) {
                     return;
                 }
                 other.claim();
@@ -494,18 +495,6 @@ public final class ArchiveLoader implements AutoCloseable {
             }
             decode(other);
         }
-    }
-
-    /** As {@link #claimable()}, among the positions whose reads are done. */
-    private LoaderSlot claimableRead() {
-        boolean head = true;
-        for (LoaderSlot s : window) {
-            if (!head && s.worthHandingOver() && s.run != null && s.run.isRead()) {
-                return s;
-            }
-            head = false;
-        }
-        return null;
     }
 
     /** What the loader's reads did so far. */

@@ -102,16 +102,11 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         if (config.failFast() || onlySubmitterCanUse(op)) {
             return submit(op);   // fail-fast refuses at the bound; a confined buffer is used on this thread only
         }
+        InjectedFault fault = checkAdmission(op);
         if (!waitingForPlace.isEmpty() || !permits.tryAcquire(1)) {
-            return queueForPlace(op);
+            return queueForPlace(op, fault);
         }
-        J job;
-        try {
-            job = admitWithPlace(op, checkAdmission(op));
-        } catch (IOException | RuntimeException | Error e) {
-            releasePlace();
-            throw e;
-        }
+        J job = admitWithPlace(op, fault);
         if (!injectedFault(job)) {
             dispatch(job);
         }
@@ -119,8 +114,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     }
 
     /** A job for {@code op} without a place in flight, queued; dispatched when a place is free. */
-    private IoRequest queueForPlace(IoOperation op) throws IOException {
-        InjectedFault fault = checkAdmission(op);
+    private IoRequest queueForPlace(IoOperation op, InjectedFault fault) throws IOException {
         J job = newLeasedJob(op, fault);
         waitingForPlace.add(job);
         if (closing && waitingForPlace.remove(job)) {   // close may have emptied the queue before this add
@@ -224,12 +218,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     final J admit(IoOperation op) throws IOException {
         InjectedFault fault = checkAdmission(op);
         acquirePermit();
-        try {
-            return admitWithPlace(op, fault);
-        } catch (IOException | RuntimeException e) {
-            releasePlace();
-            throw e;
-        }
+        return admitWithPlace(op, fault);
     }
 
     /** The checks before a place is taken: engine open, O_DIRECT alignment, an injected refusal (thrown). */
@@ -249,14 +238,19 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         return fault;
     }
 
-    /** With a place taken: the job, its file leased, recorded live. */
+    /** With a place taken: the job, its file leased, recorded live; on failure the place is given back. */
     private J admitWithPlace(IoOperation op, InjectedFault fault) throws IOException {
-        if (closing) {
-            throw new IOException("the " + engineName() + " engine is closed");
+        try {
+            if (closing) {
+                throw new IOException("the " + engineName() + " engine is closed");
+            }
+            J job = newLeasedJob(op, fault);
+            live.add(job);
+            return job;
+        } catch (IOException | RuntimeException | Error e) {
+            releasePlace();
+            throw e;
         }
-        J job = newLeasedJob(op, fault);
-        live.add(job);
-        return job;
     }
 
     /** A job for {@code op} with its file leased and the fault hook's decision noted; not yet live. */

@@ -49,10 +49,30 @@ public record EngineConfig(int maxInFlight, long maxStagingBytes, boolean failFa
         }
     }
 
-    /** The shared engine's bound on requests in flight: {@value #DEFAULT_MAX_IN_FLIGHT}, or {@code -Dhpio.engine.maxInFlight}. */
+    /** Sets the defaults' bound on requests in flight (the shared engine's). */
+    public static final String MAX_IN_FLIGHT_PROPERTY = "hpio.engine.maxInFlight";
+
+    /** The defaults: {@value #DEFAULT_MAX_IN_FLIGHT} requests in flight, or {@value #MAX_IN_FLIGHT_PROPERTY}. */
     public static EngineConfig defaults() {
-        return new EngineConfig(Integer.getInteger("hpio.engine.maxInFlight", DEFAULT_MAX_IN_FLIGHT), DEFAULT_MAX_STAGING_BYTES, false,
+        return new EngineConfig(maxInFlightProperty(), DEFAULT_MAX_STAGING_BYTES, false,
                 Math.max(4, 4 * Runtime.getRuntime().availableProcessors()), FaultHook.NONE);
+    }
+
+    private static int maxInFlightProperty() {
+        String value = System.getProperty(MAX_IN_FLIGHT_PROPERTY);
+        if (value == null) {
+            return DEFAULT_MAX_IN_FLIGHT;
+        }
+        try {
+            int n = Integer.parseInt(value.strip());
+            if (n >= 1 && n <= 32768) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException("-D" + MAX_IN_FLIGHT_PROPERTY + " must be a whole number in 1..32768, was '"
+                + value + "'");
     }
 
     public EngineConfig withMaxInFlight(int n) {
