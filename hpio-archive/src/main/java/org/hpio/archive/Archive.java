@@ -409,6 +409,11 @@ public final class Archive implements AutoCloseable {
         return new ArchiveLoader(this, paths, lookAhead);
     }
 
+    /** The archive's reads (package-private: tests read its counts). */
+    BlockIo io() {
+        return io;
+    }
+
     /** What loads of this archive did so far. */
     public LoadStats stats() {
         return io.stats();

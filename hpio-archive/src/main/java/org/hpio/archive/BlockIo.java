@@ -6,6 +6,7 @@ import org.hpio.async.AsyncFileRequest;
 import org.hpio.internal.mem.BufferPool;
 import org.hpio.internal.mem.MemoryPool;
 import org.hpio.internal.sys.DirectAlignment;
+import org.hpio.internal.sys.PageCache;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -21,8 +22,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>O_DIRECT: the file is opened with {@link AsyncFileOptions#direct()}; the alignment of buffers, offsets
  * and lengths comes from statx through {@link DirectAlignment}. A read that is not aligned (the file's last,
- * partial block) is sent to a second, buffered handle of the same file instead of failing. The block size
- * must be a multiple of the offset alignment (checked at open).
+ * partial block) is sent to a second, buffered handle of the same file instead of failing, and so is a read
+ * whose every page is in the page cache already ({@link PageCache}, cachestat): only data that is not cached
+ * bypasses the cache, so a direct load of a warm archive costs a copy from memory, not a device read. The
+ * block size must be a multiple of the offset alignment (checked at open).
  *
  * <p>Load memory ({@link #take}, {@link #allocate}) comes from one {@link MemoryPool} shared by every load in
  * the process, which keeps at most {@value #LOAD_IDLE_BYTES} bytes idle; block buffers from a
@@ -46,6 +49,9 @@ final class BlockIo implements Closeable {
     private final BufferPool pool;
     private final BlockCache cache;
     private volatile AsyncFile buffered;
+    /** Direct only: which ranges are already cached (those are read through {@link #buffered}); else null. */
+    private final PageCache pageCache;
+    private final LongAdder cachedReads = new LongAdder();
     private final LongAdder reads = new LongAdder();
     private final LongAdder bytesRead = new LongAdder();
     private final LongAdder seeks = new LongAdder();
@@ -54,8 +60,9 @@ final class BlockIo implements Closeable {
     private long headAt = -1;
 
     private BlockIo(Path path, AsyncFile file, LoadOptions options, DirectAlignment alignment, long fileSize,
-                    boolean withCache) {
+                    boolean withCache, PageCache pageCache) {
         this.path = path;
+        this.pageCache = pageCache;
         this.file = file;
         this.direct = options.direct();
         this.memoryAlignment = direct ? Math.max(64, alignment.memoryAlignment()) : 64;
@@ -85,7 +92,15 @@ final class BlockIo implements Closeable {
                 throw new IllegalArgumentException("block size " + options.blockSize() + " is not a multiple of "
                         + path + "'s O_DIRECT alignment " + alignment.offsetAlignment());
             }
-            return new BlockIo(path, file, options, alignment, file.length(), withCache);
+            PageCache pageCache = options.direct() ? PageCache.of(path) : null;
+            try {
+                return new BlockIo(path, file, options, alignment, file.length(), withCache, pageCache);
+            } catch (RuntimeException e) {
+                if (pageCache != null) {
+                    pageCache.close();
+                }
+                throw e;
+            }
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;
@@ -151,14 +166,30 @@ final class BlockIo implements Closeable {
 
     /**
      * Starts reading {@code destination.byteSize()} bytes at {@code position} into {@code destination}, which
-     * belongs to the request until it is done. Unaligned reads of a direct file go through the page cache.
+     * belongs to the request until it is done. A direct file's reads go through the page cache when they are not
+     * aligned, or when every page they cover is cached already (a copy from memory beats reading the device
+     * again); only the others bypass it.
      */
     AsyncFileRequest read(long position, MemorySegment destination) throws IOException {
         long length = destination.byteSize();
         countRead(position, length);
+        if (!direct) {
+            return file.read(position, destination);
+        }
         boolean aligned = position % offsetAlignment == 0 && length % offsetAlignment == 0
                 && destination.address() % memoryAlignment == 0;
-        return (!direct || aligned ? file : buffered()).read(position, destination);
+        if (aligned && !pageCache.holds(position, length)) {
+            return file.read(position, destination);
+        }
+        if (aligned) {
+            cachedReads.increment();
+        }
+        return buffered().read(position, destination);
+    }
+
+    /** Direct only: the aligned reads that went through the page cache because their range was cached. */
+    long cachedReads() {
+        return cachedReads.sum();
     }
 
     /** Reads block {@code block.index} (its bytes up to the end of the file) into the block's memory. */
@@ -213,7 +244,7 @@ final class BlockIo implements Closeable {
 
     @Override
     public void close() throws IOException {
-        try {
+        try (PageCache probe = pageCache) {
             file.close();
         } finally {
             AsyncFile b = buffered;

@@ -10,9 +10,11 @@ import java.util.Objects;
  * @param blockSize        bytes per aligned block (a power of two, 4 KiB to 16 MiB; default 32 KiB, the size
  *                         002 §4.2 found fastest): reads start and end on multiples of it
  * @param queueDepth       blocks in flight at once (1 to 1024; default 4, 002 §3.2's "safe queue depth")
- * @param direct           O_DIRECT: reads bypass the page cache; positions, lengths and buffers are aligned as
- *                         the file system asks (statx), and a read that cannot be (the file's unaligned tail)
- *                         goes through the page cache instead
+ * @param direct           O_DIRECT: reads of data that is not in the page cache bypass it (no insertion cost,
+ *                         no copy; the archive's data does not stay cached for the next run); positions,
+ *                         lengths and buffers are aligned as the file system asks (statx). A read that cannot
+ *                         be aligned (the file's unaligned tail), or whose every page is cached already
+ *                         (asked with cachestat, Linux 6.5), goes through the page cache instead
  * @param blockCacheBlocks blocks the small LRU block cache keeps (002 §3.5; 0 turns it off; default 16): the
  *                         partial blocks at either end of an entry, which its neighbour shares; it serves
  *                         the block pipeline (streaming, {@link Inflation#BLOCKS}), since a whole-buffer read

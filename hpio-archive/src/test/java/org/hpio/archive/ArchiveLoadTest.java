@@ -3,6 +3,9 @@ package org.hpio.archive;
 import org.hpio.testing.DirectIo;
 import org.hpio.archive.cache.FileCache;
 import org.hpio.archive.cache.FileCacheConfig;
+import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.PageCache;
+import org.hpio.internal.sys.Syscalls;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@link Archive#load}: the block pipeline (Deflate and stored, every block size and queue depth, O_DIRECT),
@@ -109,6 +113,44 @@ class ArchiveLoadTest {
             LoadOptions o = LoadOptions.defaults().withDirect(true).withBlockSize(blockSize);
             assertLoadsAll(deflated, files, o);
             assertLoadsAll(stored, files, o);
+        }
+    }
+
+    /**
+     * O_DIRECT reads of ranges already in the page cache go through it (cachestat): the same bytes, and only the
+     * cold archive's reads bypass the cache.
+     */
+    @Test
+    void directLoadsCopyCachedRangesFromThePageCache() throws IOException {
+        Map<String, byte[]> files = files();
+        Path stored = build(files, "stored.zip", 1.0);
+        DirectIo.assumeSupported(stored);
+        LoadOptions o = LoadOptions.defaults().withDirect(true);
+        dropFromPageCache(stored);
+        try (Archive archive = Archive.open(stored, o)) {
+            assumeTrue(PageCache.supported(), "this kernel has no cachestat (Linux 6.5)");
+            long before = archive.io().cachedReads();
+            try (LoadedFile loaded = archive.load("a/text.txt")) {
+                assertArrayEquals(files.get("a/text.txt"), loaded.toByteArray());
+            }
+            assertEquals(before, archive.io().cachedReads(), "a cold entry is read directly");
+        }
+        Files.readAllBytes(stored); // now every page is cached
+        try (Archive archive = Archive.open(stored, o)) {
+            long before = archive.io().cachedReads();
+            for (Map.Entry<String, byte[]> f : files.entrySet()) {
+                try (LoadedFile loaded = archive.load(f.getKey())) {
+                    assertArrayEquals(f.getValue(), loaded.toByteArray(), f.getKey());
+                }
+            }
+            assertTrue(archive.io().cachedReads() > before, "a warm archive's aligned reads come from the page cache");
+        }
+    }
+
+    private static void dropFromPageCache(Path file) throws IOException {
+        try (NativeFile f = NativeFile.open(file, Syscalls.O_RDONLY)) {
+            f.force(false);
+            f.advise(Syscalls.POSIX_FADV_DONTNEED);
         }
     }
 

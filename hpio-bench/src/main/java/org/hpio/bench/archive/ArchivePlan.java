@@ -47,6 +47,8 @@ final class ArchivePlan {
         if (data.zstd() != null) { // Zstandard (issue 20): plain load and look-ahead beside stored and Deflate
             configs.add(ArchiveConfig.archive(ZSTD, data.zstd(), defaults));
             configs.add(ArchiveConfig.lookAhead(ZSTD_AHEAD, data.zstd(), defaults, LookAhead.defaults(), paths));
+            configs.add(ArchiveConfig.lookAhead(ZSTD_AHEAD + "-direct", data.zstd(), defaults.withDirect(true),
+                    LookAhead.defaults(), paths));
         }
         LookAhead lookAhead = LookAhead.defaults();
         for (String ahead : List.of(STORED_AHEAD, DEFLATE_AHEAD)) {

@@ -53,8 +53,10 @@ final class ArchiveTargets {
             t.add(new Target(deflate, "loose-readallbytes", 3.0));
             t.add(new Target(deflate, "zipfile-deflate", 1.2));
         }
-        t.add(new Target(ArchivePlan.ZSTD_AHEAD, "loose-readallbytes", 4.0)); // issue 20
-        t.add(new Target(ArchivePlan.ZSTD_AHEAD, DEFLATE_AHEAD, 1.5));
+        for (String direct : List.of("-direct", "")) { // issue 20, each page-cache mode against its own kind
+            t.add(new Target(ArchivePlan.ZSTD_AHEAD + direct, "loose-readallbytes", 4.0));
+            t.add(new Target(ArchivePlan.ZSTD_AHEAD + direct, DEFLATE_AHEAD + direct, 1.5));
+        }
         t.add(new Target(STORED_AHEAD + "-noreuse", "loose-readallbytes", NONE));
         t.add(new Target(DEFLATE_AHEAD + "-noreuse", "zipfile-deflate", NONE));
         t.add(new Target(STORED + "-cached", "zipfile-stored", NONE));
