@@ -39,9 +39,13 @@ final class AfcReads {
              AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
             result.put("channel", ch.getClass().getName());
             new Chains(ch, depth, blocks, 1).run((long) (warmupSeconds * 1e9)).check("warm-up");
+            long extra = JitQuiet.warmUntilQuiet(warmupSeconds,
+                    nanos -> new Chains(ch, depth, blocks, 2).run(nanos).check("warm-up"));
             long cpu = NioRow.cpuNanos();
+            long jit = JitQuiet.compilerCpuNanos();
             Chains timed = new Chains(ch, depth, blocks, 42).run((long) (seconds * 1e9));
             cpu = NioRow.cpuNanos() - cpu;
+            jit = JitQuiet.compilerCpuNanos() - jit;
             timed.check("timed run");
             LatencyHistogram latencies = new LatencyHistogram();
             for (LatencyHistogram h : timed.latencies) {
@@ -52,6 +56,8 @@ final class AfcReads {
             result.put("seconds", timed.elapsedNanos / 1e9);
             result.put("iops", ios / (timed.elapsedNanos / 1e9));
             result.put("cpu-per-io", cpu / 1e3 / ios);
+            result.put("jit-cpu-per-io", jit / 1e3 / ios);
+            result.put("extra-warmup-seconds", extra / 1e9);
             result.put("p50", latencies.quantile(0.5) / 1e3);
             result.put("p99", latencies.quantile(0.99) / 1e3);
             result.put("peak-os-threads", threads.peak());

@@ -203,7 +203,14 @@ public final class NioSuite implements Suite {
                         + "{WRITE, CREATE, TRUNCATE_EXISTING, DSYNC}, a single-thread executor) in -Xmx" + s.floodHeap()
                         + "; stops at OutOfMemoryError; every acknowledged write read back with RandomAccessFile")
                 .param("cpu-per-io", "the row's process CPU time (user + system, every thread: getProcessCpuTime) over "
-                        + "the timed run / I/Os")
+                        + "the timed run / I/Os; 'of which JIT': the C1 and C2 compiler threads' part (schedstat); the CPU "
+                        + "target compares the rest (the path's steady-state cost), the whole for comparison")
+                .param("steady-state", "after its warm-up a row goes on warming up in slices of "
+                        + JitQuiet.SLICE_NANOS / 1_000_000 + " ms until the compiler threads used under "
+                        + Math.round(JitQuiet.QUIET_SHARE * 100) + "% of a slice (at most "
+                        + JitQuiet.MAX_EXTRA_PER_WARMUP + " times the warm-up, and "
+                        + JitQuiet.MAX_EXTRA_NANOS / 1_000_000_000 + " s, more), so that compiling the hot path does "
+                        + "not count as the path's CPU time")
                 .param("latency", "per I/O, from just before read to the handler (afc) or around the call "
                         + "(vthreads); log-linear histogram within 1.6%")
                 .param("peak-os-threads", "the most threads the row's process had at once: /proc/self/status "

@@ -88,13 +88,16 @@ final class VirtualThreadReads {
             }
             readers.forEach(Thread::start);
             Thread.sleep(Math.round(warmupSeconds * 1000));
+            long extra = JitQuiet.warmUntilQuiet(warmupSeconds, nanos -> Thread.sleep(nanos / 1_000_000));
             long cpu = NioRow.cpuNanos();
+            long jit = JitQuiet.compilerCpuNanos();
             long start = System.nanoTime();
             Phase.set(1);
             Thread.sleep(Math.round(seconds * 1000));
             Phase.set(2);
             long elapsed = System.nanoTime() - start;
             cpu = NioRow.cpuNanos() - cpu;
+            jit = JitQuiet.compilerCpuNanos() - jit;
             long counted = ios.sum();
             for (Thread r : readers) {
                 r.join();
@@ -117,6 +120,8 @@ final class VirtualThreadReads {
             result.put("seconds", elapsed / 1e9);
             result.put("iops", counted / (elapsed / 1e9));
             result.put("cpu-per-io", cpu / 1e3 / counted);
+            result.put("jit-cpu-per-io", jit / 1e3 / counted);
+            result.put("extra-warmup-seconds", extra / 1e9);
             result.put("p50", all.quantile(0.5) / 1e3);
             result.put("p99", all.quantile(0.99) / 1e3);
             result.put("peak-os-threads", peak.peak());

@@ -1,0 +1,31 @@
+package org.hpio.bench.nio;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JitQuietTest {
+    @Test
+    void compilerTimeIsReadFromProcAndNeverGoesBack() {
+        long first = JitQuiet.compilerCpuNanos();
+        assertTrue(first > 0, "a JVM that ran JUnit has compiled something: " + first);
+        assertTrue(JitQuiet.compilerCpuNanos() >= first);
+    }
+
+    @Test
+    void warmsUpInSlicesWithinItsCap() throws Exception {
+        AtomicInteger slices = new AtomicInteger();
+        long spent = JitQuiet.warmUntilQuiet(0.1, nanos -> {
+            slices.incrementAndGet();
+            assertTrue(nanos <= 500_000_000L, "a slice is at most the cap: " + nanos);
+            Thread.sleep(nanos / 1_000_000);
+        });
+        assertTrue(slices.get() >= 1, "at least one slice");
+        assertTrue(spent < 2_000_000_000L, "the cap (5 x 0.1 s) and one slice bound it: " + spent);
+        assertEquals(0, JitQuiet.warmUntilQuiet(0, nanos -> slices.set(-1)) / 1_000_000_000L);
+        assertTrue(slices.get() >= 1, "no warm-up: no slice");
+    }
+}
