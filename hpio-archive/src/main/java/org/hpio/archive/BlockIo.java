@@ -49,8 +49,11 @@ final class BlockIo implements Closeable {
     private final BufferPool pool;
     private final BlockCache cache;
     private volatile AsyncFile buffered;
-    /** Direct only: which ranges are already cached (those are read through {@link #buffered}); else null. */
-    private final PageCache pageCache;
+    /**
+     * Direct only: which ranges are already cached (those are read through {@link #buffered}); opened by the
+     * first aligned read (a direct load of a small loose file never needs it).
+     */
+    private volatile PageCache pageCache;
     private final LongAdder cachedReads = new LongAdder();
     private final LongAdder reads = new LongAdder();
     private final LongAdder bytesRead = new LongAdder();
@@ -60,9 +63,8 @@ final class BlockIo implements Closeable {
     private long headAt = -1;
 
     private BlockIo(Path path, AsyncFile file, LoadOptions options, DirectAlignment alignment, long fileSize,
-                    boolean withCache, PageCache pageCache) {
+                    boolean withCache) {
         this.path = path;
-        this.pageCache = pageCache;
         this.file = file;
         this.direct = options.direct();
         this.memoryAlignment = direct ? Math.max(64, alignment.memoryAlignment()) : 64;
@@ -92,15 +94,7 @@ final class BlockIo implements Closeable {
                 throw new IllegalArgumentException("block size " + options.blockSize() + " is not a multiple of "
                         + path + "'s O_DIRECT alignment " + alignment.offsetAlignment());
             }
-            PageCache pageCache = options.direct() ? PageCache.of(path) : null;
-            try {
-                return new BlockIo(path, file, options, alignment, file.length(), withCache, pageCache);
-            } catch (RuntimeException e) {
-                if (pageCache != null) {
-                    pageCache.close();
-                }
-                throw e;
-            }
+            return new BlockIo(path, file, options, alignment, file.length(), withCache);
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;
@@ -178,7 +172,7 @@ final class BlockIo implements Closeable {
         }
         boolean aligned = position % offsetAlignment == 0 && length % offsetAlignment == 0
                 && destination.address() % memoryAlignment == 0;
-        if (aligned && !pageCache.holds(position, length)) {
+        if (aligned && !pageCache().holds(position, length)) {
             return file.read(position, destination);
         }
         if (aligned) {
@@ -226,6 +220,20 @@ final class BlockIo implements Closeable {
 
     LoadStats stats() {
         return new LoadStats(loads.sum(), userBytes.sum(), reads.sum(), bytesRead.sum(), seeks.sum(), cache.hits());
+    }
+
+    private PageCache pageCache() throws IOException {
+        PageCache p = pageCache;
+        if (p == null) {
+            synchronized (this) {
+                p = pageCache;
+                if (p == null) {
+                    p = PageCache.of(path);
+                    pageCache = p;
+                }
+            }
+        }
+        return p;
     }
 
     private AsyncFile buffered() throws IOException {
