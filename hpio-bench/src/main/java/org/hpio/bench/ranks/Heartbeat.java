@@ -20,12 +20,18 @@ final class Heartbeat implements AutoCloseable {
         return session.resolve("alive." + rank);
     }
 
-    /** Starts beating into {@code alive.RANK} in {@code session}. */
-    static Heartbeat start(Path session, int rank, Duration interval) {
+    /**
+     * Writes the first beat into {@code alive.RANK} in {@code session}, then goes on beating on a thread. The
+     * first beat is written before this returns: a rank that joins and dies at once (or closes before its
+     * beating thread got to run, as on a loaded machine) still leaves a heartbeat that stands still, so the others
+     * name it after the silence limit instead of waiting for the meeting's timeout.
+     */
+    static Heartbeat start(Path session, int rank, Duration interval) throws IOException {
         Path file = file(session, rank);
         String life = MarkerFile.nonce();
+        MarkerFile.write(file, life + " 0");
         Thread thread = Thread.ofPlatform().daemon().name("hpio-rank-heartbeat").unstarted(() -> {
-            for (long beat = 0; !Thread.currentThread().isInterrupted(); beat++) {
+            for (long beat = 1; !Thread.currentThread().isInterrupted(); beat++) {
                 try {
                     MarkerFile.write(file, life + " " + beat);
                 } catch (IOException e) {

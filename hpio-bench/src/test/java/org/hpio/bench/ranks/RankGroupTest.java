@@ -104,6 +104,15 @@ class RankGroupTest {
         }
     }
 
+    /** The first beat is on disk when start returns, however late the beating thread runs (a loaded CI machine). */
+    @Test
+    void aRankHasAHeartbeatFromTheMomentItJoins() throws Exception {
+        Path session = Files.createDirectories(dir.resolve("beats"));
+        Heartbeat heartbeat = Heartbeat.start(session, 7, Duration.ofSeconds(60));
+        heartbeat.close();
+        assertTrue(MarkerFile.read(Heartbeat.file(session, 7)).isPresent(), "a heartbeat file, even if closed at once");
+    }
+
     @Test
     void aRankThatDiesMidRunIsNamedByItsStoppedHeartbeatLongBeforeTheTimeout() throws Exception {
         RankTimeouts patient = new RankTimeouts(Duration.ofSeconds(60), Duration.ofMillis(600), Duration.ofMillis(100));
