@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JitQuietTest {
@@ -18,14 +17,14 @@ class JitQuietTest {
     @Test
     void warmsUpInSlicesWithinItsCap() throws Exception {
         AtomicInteger slices = new AtomicInteger();
-        long spent = JitQuiet.warmUntilQuiet(0.1, nanos -> {
+        JitQuiet.warmUntilQuiet(0.1, nanos -> {
             slices.incrementAndGet();
             assertTrue(nanos <= 500_000_000L, "a slice is at most the cap: " + nanos);
             Thread.sleep(nanos / 1_000_000);
         });
         assertTrue(slices.get() >= 1, "at least one slice");
-        assertTrue(spent < 2_000_000_000L, "the cap (5 x 0.1 s) and one slice bound it: " + spent);
-        assertEquals(0, JitQuiet.warmUntilQuiet(0, nanos -> slices.set(-1)) / 1_000_000_000L);
+        assertTrue(slices.get() <= 3, "a 0.5 s cap (5 x 0.1 s) holds at most three 250 ms slices: " + slices.get());
+        JitQuiet.warmUntilQuiet(0, nanos -> slices.set(-1));
         assertTrue(slices.get() >= 1, "no warm-up: no slice");
     }
 }
