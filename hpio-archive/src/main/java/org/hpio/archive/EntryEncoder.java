@@ -33,20 +33,20 @@ final class EntryEncoder implements AutoCloseable {
     private final double minSavings;
     private final Set<String> storedExtensions;
     private final long inMemoryLimit;
-    /** The Zstandard level, or null for Deflate. */
-    private final Integer zstdLevel;
+    /** How Zstandard entries are compressed, or null for Deflate. */
+    private final Libzstd.Settings zstd;
 
     EntryEncoder(int level, double minSavings, Set<String> storedExtensions, long inMemoryLimit) {
         this(level, null, minSavings, storedExtensions, inMemoryLimit);
     }
 
-    /** An encoder compressing with Deflate at {@code deflateLevel}, or Zstandard at {@code zstdLevel} if not null. */
-    EntryEncoder(int deflateLevel, Integer zstdLevel, double minSavings, Set<String> storedExtensions,
+    /** An encoder compressing with Deflate at {@code deflateLevel}, or with Zstandard by {@code zstd} if not null. */
+    EntryEncoder(int deflateLevel, Libzstd.Settings zstd, double minSavings, Set<String> storedExtensions,
                  long inMemoryLimit) {
-        if (zstdLevel != null && !Libzstd.available()) {
+        if (zstd != null && !Libzstd.available()) {
             throw new IllegalStateException("Zstandard entries need libzstd: " + Libzstd.unavailableReason());
         }
-        this.zstdLevel = zstdLevel;
+        this.zstd = zstd;
         this.deflater = new Deflater(deflateLevel, true);
         this.minSavings = minSavings;
         this.storedExtensions = Set.copyOf(storedExtensions);
@@ -98,11 +98,11 @@ final class EntryEncoder implements AutoCloseable {
 
     /** The method compressed entries get. */
     private int method() {
-        return zstdLevel == null ? ZipFormat.DEFLATED : ZipFormat.ZSTD;
+        return zstd == null ? ZipFormat.DEFLATED : ZipFormat.ZSTD;
     }
 
     private byte[] compress(byte[] raw) throws IOException {
-        return zstdLevel == null ? deflate(raw) : zstd(raw);
+        return zstd == null ? deflate(raw) : zstd(raw);
     }
 
     /** {@code raw} as one Zstandard frame (off-heap for the call: a long critical downcall would stall GC). */
@@ -111,17 +111,17 @@ final class EntryEncoder implements AutoCloseable {
             MemorySegment in = arena.allocate(raw.length);
             MemorySegment.copy(raw, 0, in, ValueLayout.JAVA_BYTE, 0, raw.length);
             MemorySegment out = arena.allocate(Libzstd.compressBound(raw.length));
-            long n = Libzstd.compress(in, out, zstdLevel);
+            long n = Libzstd.compress(in, out, zstd);
             return out.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
         }
     }
 
     /** Streams {@code source} compressed to {@code sink} (not closed); returns the uncompressed bytes. */
     private long pumpCompressed(Path source, OutputStream sink, CRC32 crc) throws IOException {
-        if (zstdLevel == null) {
+        if (zstd == null) {
             return pumpDeflated(source, sink, crc);
         }
-        try (ZstdOutputStream z = new ZstdOutputStream(sink, zstdLevel, Files.size(source))) {
+        try (ZstdOutputStream z = new ZstdOutputStream(sink, zstd, Files.size(source))) {
             long size = pump(source, z, crc);
             z.finish();
             return size;

@@ -23,10 +23,10 @@ final class ZstdOutputStream extends OutputStream {
     private final byte[] outBytes = new byte[CHUNK];
     private int buffered;
 
-    /** A stream compressing {@code size} bytes at {@code level} into {@code sink}. */
-    ZstdOutputStream(OutputStream sink, int level, long size) {
+    /** A stream compressing {@code size} bytes by {@code settings} into {@code sink}. */
+    ZstdOutputStream(OutputStream sink, Libzstd.Settings settings, long size) {
         this.sink = sink;
-        this.zstd = new Libzstd.Compressor(level, size);
+        this.zstd = new Libzstd.Compressor(settings, size);
     }
 
     @Override

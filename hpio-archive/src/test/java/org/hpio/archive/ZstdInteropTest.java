@@ -51,6 +51,21 @@ class ZstdInteropTest {
     void pythonReadsWhatHpioWrites() throws Exception {
         Path zip = dir.resolve("hpio.zip");
         new ArchiveBuilder(dir.resolve("tree")).zstdLevel(5).addAll(files().keySet()).write(zip);
+        pythonReadsTheSameFiles(zip);
+    }
+
+    @Test
+    void fastDecodeEntriesAreOrdinaryZstandardThatPythonAndHpioRead() throws Exception {
+        assumeTrue(Libzstd.fastDecodeSupported(), "this libzstd cannot store literals raw");
+        Path zip = dir.resolve("fast.zip");
+        new ArchiveBuilder(dir.resolve("tree")).zstd(9, true).inMemoryLimit(1 << 20) // a/large.txt streams
+                .addAll(files().keySet()).write(zip);
+        pythonReadsTheSameFiles(zip);
+        readsEveryWay(zip);
+    }
+
+    /** Python reads {@code zip} (hpio's archive of {@link #files()}) and finds the files' bytes. */
+    private void pythonReadsTheSameFiles(Path zip) throws Exception {
         try (Archive a = Archive.open(zip)) {
             assertEquals(ArchiveEntry.ZSTD, a.entry("a/large.txt").orElseThrow().method());
         }

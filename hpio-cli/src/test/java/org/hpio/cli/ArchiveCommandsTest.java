@@ -87,6 +87,22 @@ class ArchiveCommandsTest {
     }
 
     @Test
+    void packWithZstandardForDecodingSpeed() throws Exception {
+        Assumptions.assumeTrue(Libzstd.fastDecodeSupported(), "needs libzstd 1.4 or 1.5 (Debian's libzstd1)");
+        Path zip = dir.resolve("fast.zip");
+        String[] pack = run("pack", tree().toString(), "-o", zip.toString(), "--method", "zstd", "--fast-decode");
+        assertEquals("0", pack[0], pack[1]);
+        assertTrue(pack[1].contains("(4 zstd)"), pack[1]);
+        String[] verify = run("verify", zip.toString());
+        assertEquals("0", verify[0]);
+        assertTrue(verify[1].contains("4 entries, 0 bad, 0 warnings"), verify[1]);
+        Path deflate = dir.resolve("deflate-fast.zip");
+        assertEquals("1", run("pack", tree().toString(), "-o", deflate.toString(), "--fast-decode")[0],
+                "--fast-decode without --method zstd is refused");
+        assertTrue(Files.notExists(deflate), "and nothing is written");
+    }
+
+    @Test
     void verifySaysWhatItToleratesAsWarnings() throws Exception {
         Path zip = dir.resolve("trailer.zip");
         assertEquals("0", run("pack", tree().toString(), "-o", zip.toString())[0]);

@@ -1,5 +1,6 @@
 package org.hpio.bench.archive;
 
+import org.hpio.bench.measure.JitQuiet;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchOptions;
 
@@ -23,8 +24,11 @@ final class ArchiveParams {
                         : "Deflate archive, block sizes 4-128 KiB at queue depth 4, queue depths 1-32 at 32 KiB")
                 .param("rounds", options.repetitions() + " interleaved, after " + Replays.WARM_UP_MIN + "-"
                         + Replays.WARM_UP_MAX + " untimed warm replays (" + (options.quick() ? "0.3 s, quick" : "1 s")
-                        + ") per configuration; the median replay is "
-                        + "reported")
+                        + ") per configuration, " + (Replays.waitsForTheJit(options)
+                        ? "then more until the JIT's compiler threads used under " + Math.round(JitQuiet.QUIET_SHARE * 100)
+                        + "% of " + JitQuiet.SLICE_NANOS / 1_000_000 + " ms of replays (at most "
+                        + JitQuiet.MAX_EXTRA_PER_WARMUP + " times that warm-up; extra-warm-up-seconds says how long)"
+                        : "without waiting for the JIT (jit-wait=false)") + "; the median replay is reported")
                 .param("timing", "System.nanoTime around opening, each load and each release; each load's "
                         + "CRC-32 check against the file's is untimed")
                 .param("syscalls", StraceCounter.unavailable().map(why -> "not counted: " + why)
@@ -43,8 +47,17 @@ final class ArchiveParams {
                 .param(p + "user-bytes", data.userBytes())
                 .param(p + "stand-ins", data.filesNote())
                 .param(p + "archives", "trace order (002 §3.3); stored: " + size(data.stored()) + " bytes, Deflate: "
-                        + size(data.deflated()) + " bytes" + (data.zstd() == null ? "; no Zstandard rows (libzstd missing)"
-                        : ", Zstandard (level " + TraceData.ZSTD_LEVEL + "): " + size(data.zstd()) + " bytes"));
+                        + size(data.deflated()) + " bytes" + zstdArchive(data));
+    }
+
+    /** The zstd archive's settings, size and size against the Deflate archive's (issue 20: at most 1.15x). */
+    private static String zstdArchive(TraceData data) {
+        if (data.zstd() == null) {
+            return "; no Zstandard rows (libzstd missing)";
+        }
+        String how = "level " + TraceData.ZSTD.level() + (TraceData.ZSTD.fastDecode() ? ", fast decode" : "");
+        return String.format(", Zstandard (%s): %d bytes (%.3fx Deflate's)", how, size(data.zstd()),
+                (double) size(data.zstd()) / size(data.deflated()));
     }
 
     private static long size(Path p) {

@@ -5,6 +5,7 @@ import org.hpio.archive.simulation.FileCacheModel;
 import org.hpio.archive.simulation.SeekCounter;
 import org.hpio.archive.trace.TraceEvent;
 import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.JitQuiet;
 import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.measure.WarmUp;
 import org.hpio.bench.report.Progress;
@@ -50,13 +51,22 @@ final class Replays {
         for (boolean cold : states(options)) {
             configs.forEach(config -> replays.add(new Replay(config, cold)));
         }
-        warmUp(context, w, data, configs);
+        double extraWarmUp = warmUp(context, w, data, configs);
+        context.report().param(w.key("extra-warm-up-seconds"), Math.round(extraWarmUp * 10) / 10.0);
         Rounds<Replay> rounds = Rounds.of(options.repetitions(),
                 r -> w.key(r.config().name()) + (r.cold() ? " cold" : " warm"));
         try (Progress progress = context.progress(w.name() + " replays", rounds.steps(replays.size()))) {
             return rounds.run(replays, (r, warmUp) -> replay(w, r.config(), data, r.cold() ? coldStart : null),
                     context.report(), progress);
         }
+    }
+
+    /**
+     * Whether rows warm up until the JIT is quiet: yes, unless the suite option {@code jit-wait} says false (the
+     * suite's own tests, whose tiny replays would spend most of their time waiting).
+     */
+    static boolean waitsForTheJit(BenchOptions options) {
+        return options.suiteOption("jit-wait").map(Boolean::parseBoolean).orElse(true);
     }
 
     /** The page-cache states measured: cold (true) first, then warm (false), as {@code --cache} asks. */
@@ -71,16 +81,31 @@ final class Replays {
         return states;
     }
 
-    /** Untimed, checked replays of every row: engines started, code compiled, before any figure. */
-    private static void warmUp(BenchContext context, Workload w, TraceData data, List<ArchiveConfig> configs) {
+    /**
+     * Untimed, checked replays of every row: engines started, code compiled, before any figure. After its
+     * {@link WarmUp}, a row replays on until the JIT's compiler threads were quiet through a slice of replays
+     * ({@link JitQuiet}): a replay lasts tens of milliseconds, and in a quick run C2 was still compiling the
+     * look-ahead loader's per-file path (downcalls included) when the timed rounds began, which cost a Zstandard
+     * replay a third of its speed and a Deflate one a tenth. Returns the extra warm-up, in seconds.
+     */
+    private static double warmUp(BenchContext context, Workload w, TraceData data, List<ArchiveConfig> configs) {
         WarmUp warmUp = WarmUp.of(WARM_UP_MIN, WARM_UP_MAX, context.options().quick());
+        boolean jitWait = waitsForTheJit(context.options());
+        long extra = 0;
         for (ArchiveConfig config : configs) {
             try {
                 warmUp.repeat(() -> replay(w, config, data, null));
+                extra += !jitWait ? 0 : JitQuiet.warmUntilQuiet(warmUp.nanos() / 1e9, nanos -> {
+                    long start = System.nanoTime();
+                    do {
+                        replay(w, config, data, null);
+                    } while (System.nanoTime() - start < nanos);
+                });
             } catch (Exception e) {
                 context.report().failure(w.key(config.name()) + " warm-up", e);
             }
         }
+        return extra / 1e9;
     }
 
     /**

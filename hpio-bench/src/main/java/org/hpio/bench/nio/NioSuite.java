@@ -2,6 +2,7 @@ package org.hpio.bench.nio;
 
 import org.hpio.bench.engine.EngineBaseline;
 import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.JitQuiet;
 import org.hpio.bench.measure.Medians;
 import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.report.Progress;

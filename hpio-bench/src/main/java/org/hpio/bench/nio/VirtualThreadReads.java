@@ -3,6 +3,7 @@ package org.hpio.bench.nio;
 import com.sun.nio.file.ExtendedOpenOption;
 import org.hpio.bench.engine.EngineBaseline;
 import org.hpio.bench.engine.LatencyHistogram;
+import org.hpio.bench.measure.JitQuiet;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

@@ -61,7 +61,8 @@ class ArchiveSuiteTest {
         Path trace = smallTrace();
         BenchOptions options = new BenchOptions(Optional.of(TRACE_BYTES), List.of(1), 1, BenchOptions.CacheMode.BOTH,
                 work.resolve("w"), List.of(), Optional.of(trace), Optional.of(work.resolve("root")),
-                Map.of("cold", "files")); // "machine" would drop the whole machine's cache per replay
+                Map.of("cold", "files", // "machine" would drop the whole machine's cache per replay
+                        "jit-wait", "false")); // tiny replays: waiting for the JIT would take most of the test
         ArchiveSuite suite = new ArchiveSuite();
         SuiteReport report = new SuiteReport(suite.name(), suite.summary());
         suite.run(new BenchContext(options, report));

@@ -5,9 +5,12 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import static org.hpio.internal.sys.CStructOffsets.offsetof;
 import static org.hpio.internal.sys.CStructOffsets.sizeof;
@@ -16,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -84,6 +88,95 @@ class NativeCodecsTest {
             }
             assertEquals(data.length, produced);
             assertArrayEquals(data, out.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Test
+    void zstdFastDecodeFramesStoreLiteralsRawAndRoundTrip() {
+        assumeTrue(Libzstd.available(), Libzstd.unavailableReason());
+        byte[] data = words(400_000);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment in = arena.allocateFrom(ValueLayout.JAVA_BYTE, data);
+            byte[] plain = frame(arena, in, new Libzstd.Settings(9, false));
+            byte[] fast = frame(arena, in, new Libzstd.Settings(9, true));
+            assertTrue(literalTypes(plain).contains(HUFFMAN_LITERALS),
+                    "a default frame Huffman-codes some literals: " + literalTypes(plain));
+            assertTrue(!literalTypes(fast).isEmpty() && literalTypes(fast).stream().allMatch(t -> t <= RLE_LITERALS),
+                    "fast decode keeps every literal section raw (or RLE): " + literalTypes(fast));
+            assertTrue(fast.length > plain.length && fast.length < data.length / 2,
+                    "fast decode costs some size, not all: " + plain.length + " -> " + fast.length);
+            MemorySegment out = arena.allocate(data.length);
+            Libzstd.Decoded d = Libzstd.decompress(arena.allocateFrom(ValueLayout.JAVA_BYTE, fast), out);
+            assertNull(d.error());
+            assertArrayEquals(data, out.toArray(ValueLayout.JAVA_BYTE));
+        }
+        try (Arena arena = Arena.ofConfined();
+             Libzstd.Compressor c = new Libzstd.Compressor(new Libzstd.Settings(9, true), data.length)) {
+            MemorySegment frame = arena.allocate(Libzstd.compressBound(data.length));
+            assertEquals(0, c.step(arena.allocateFrom(ValueLayout.JAVA_BYTE, data), frame, true));
+            byte[] streamed = frame.asSlice(0, c.produced()).toArray(ValueLayout.JAVA_BYTE);
+            assertTrue(literalTypes(streamed).stream().allMatch(t -> t <= RLE_LITERALS), "streamed frames too");
+            MemorySegment out = arena.allocate(data.length);
+            assertNull(Libzstd.decompress(arena.allocateFrom(ValueLayout.JAVA_BYTE, streamed), out).error());
+            assertArrayEquals(data, out.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Test
+    void zstdSettingsRefuseLevelsLibzstdDoesNotHave() {
+        assertThrows(IllegalArgumentException.class, () -> new Libzstd.Settings(0, true));
+        assertThrows(IllegalArgumentException.class, () -> new Libzstd.Settings(23, false));
+    }
+
+    private static final int RLE_LITERALS = 1;
+    private static final int HUFFMAN_LITERALS = 2;
+
+    private static byte[] frame(Arena arena, MemorySegment in, Libzstd.Settings settings) {
+        MemorySegment out = arena.allocate(Libzstd.compressBound(in.byteSize()));
+        long n = Libzstd.compress(in, out, settings);
+        return out.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Text of random words: literals worth Huffman coding, matches of every length. */
+    private static byte[] words(int size) {
+        String[] vocabulary = new String[400];
+        Random random = new Random(20);
+        for (int i = 0; i < vocabulary.length; i++) {
+            StringBuilder w = new StringBuilder();
+            for (int n = 2 + random.nextInt(8); n > 0; n--) {
+                w.append((char) ('a' + random.nextInt(26)));
+            }
+            vocabulary[i] = w.toString();
+        }
+        StringBuilder text = new StringBuilder(size + 16);
+        while (text.length() < size) {
+            text.append(vocabulary[(int) Math.abs(random.nextGaussian() * 60) % vocabulary.length]).append(' ');
+        }
+        return text.substring(0, size).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The Literals_Block_Type (RFC 8878 §3.1.1.3.1: 0 raw, 1 RLE, 2 Huffman, 3 treeless) of each compressed block of
+     * one frame.
+     */
+    private static List<Integer> literalTypes(byte[] frame) {
+        int descriptor = frame[4] & 0xff;
+        boolean singleSegment = (descriptor & 0x20) != 0;
+        int[] dictIdSizes = {0, 1, 2, 4};
+        int[] contentSizeSizes = {singleSegment ? 1 : 0, 2, 4, 8};
+        int at = 5 + (singleSegment ? 0 : 1) + dictIdSizes[descriptor & 3] + contentSizeSizes[descriptor >>> 6];
+        List<Integer> types = new ArrayList<>();
+        while (true) {
+            int header = (frame[at] & 0xff) | (frame[at + 1] & 0xff) << 8 | (frame[at + 2] & 0xff) << 16;
+            int type = header >>> 1 & 3;
+            int size = header >>> 3;
+            if (type == 2) {
+                types.add(frame[at + 3] & 3);
+            }
+            at += 3 + (type == 1 ? 1 : size);
+            if ((header & 1) != 0) {
+                return types;
+            }
         }
     }
 

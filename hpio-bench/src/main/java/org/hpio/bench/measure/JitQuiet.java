@@ -1,4 +1,4 @@
-package org.hpio.bench.nio;
+package org.hpio.bench.measure;
 
 import java.io.File;
 import java.io.FileInputStream;
@@ -16,17 +16,17 @@ import java.nio.charset.StandardCharsets;
  * <p>It reads /proc with {@code java.io}, which no {@code FileSystemProvider} serves: under hpio's provider a
  * {@code Files} read would queue behind the row's own reads in the engine it measures.
  */
-final class JitQuiet {
+public final class JitQuiet {
     /** The share of a slice's wall time the compiler threads may use and still count as quiet. */
-    static final double QUIET_SHARE = 0.02;
-    static final long SLICE_NANOS = 250_000_000L;
-    static final long MAX_EXTRA_NANOS = 5_000_000_000L;
+    public static final double QUIET_SHARE = 0.02;
+    public static final long SLICE_NANOS = 250_000_000L;
+    public static final long MAX_EXTRA_NANOS = 5_000_000_000L;
     /** The extra warm-up is at most this many times the row's own warm-up (a tiny test row stays tiny). */
-    static final int MAX_EXTRA_PER_WARMUP = 5;
+    public static final int MAX_EXTRA_PER_WARMUP = 5;
 
     /** One slice of the row's own workload, run for about {@code nanos}. */
     @FunctionalInterface
-    interface Slice {
+    public interface Slice {
         void run(long nanos) throws Exception;
     }
 
@@ -38,7 +38,7 @@ final class JitQuiet {
      * ({@link #MAX_EXTRA_PER_WARMUP} times {@code warmupSeconds} if less); returns the nanoseconds spent. Without
      * schedstat, it returns at once.
      */
-    static long warmUntilQuiet(double warmupSeconds, Slice slice) throws Exception {
+    public static long warmUntilQuiet(double warmupSeconds, Slice slice) throws Exception {
         long cap = Math.min(MAX_EXTRA_NANOS, (long) (warmupSeconds * MAX_EXTRA_PER_WARMUP * 1e9));
         long start = System.nanoTime();
         while (System.nanoTime() - start < cap) {
@@ -57,7 +57,7 @@ final class JitQuiet {
     }
 
     /** The CPU time of this JVM's C1 and C2 compiler threads so far, ns; -1 where /proc has no schedstat. */
-    static long compilerCpuNanos() {
+    public static long compilerCpuNanos() {
         String[] tasks = new File("/proc/self/task").list();
         if (tasks == null) {
             return -1;

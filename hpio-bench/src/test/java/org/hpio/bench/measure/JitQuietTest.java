@@ -1,4 +1,4 @@
-package org.hpio.bench.nio;
+package org.hpio.bench.measure;
 
 import org.junit.jupiter.api.Test;
 
