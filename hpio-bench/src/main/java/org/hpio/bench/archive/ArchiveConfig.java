@@ -250,6 +250,14 @@ record ArchiveConfig(String name, String mechanism, List<Path> files, Opener ope
         });
     }
 
+    /**
+     * This row with its description naming libzstd where it names how Deflate entries are inflated: for the rows
+     * on the Zstandard archive, whose compressed entries libzstd decodes ({@code how}: its settings).
+     */
+    ArchiveConfig decodedByLibzstd(LoadOptions options, String how) {
+        return new ArchiveConfig(name, mechanism.replace(inflation(options), "libzstd, " + how), files, opener);
+    }
+
     static String describe(LoadOptions o) {
         return (o.blockSize() >> 10) + " KiB blocks, queue depth " + o.queueDepth() + (o.direct() ? ", O_DIRECT" : "")
                 + ", " + inflation(o);

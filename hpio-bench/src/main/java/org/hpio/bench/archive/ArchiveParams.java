@@ -55,9 +55,8 @@ final class ArchiveParams {
         if (data.zstd() == null) {
             return "; no Zstandard rows (libzstd missing)";
         }
-        String how = "level " + TraceData.ZSTD.level() + (TraceData.ZSTD.fastDecode() ? ", fast decode" : "");
-        return String.format(", Zstandard (%s): %d bytes (%.3fx Deflate's)", how, size(data.zstd()),
-                (double) size(data.zstd()) / size(data.deflated()));
+        return String.format(", Zstandard (%s): %d bytes (%.3fx Deflate's)", TraceData.zstdDescription(),
+                size(data.zstd()), (double) size(data.zstd()) / size(data.deflated()));
     }
 
     private static long size(Path p) {

@@ -55,6 +55,11 @@ record TraceData(Trace trace, List<TraceEvent> loads, Path tree, Map<String, Lon
     static final Libzstd.Settings ZSTD = new Libzstd.Settings(Libzstd.fastDecodeSupported() ? 9 : 3,
             Libzstd.fastDecodeSupported());
 
+    /** {@link #ZSTD} in words: "level 9, fast decode". */
+    static String zstdDescription() {
+        return "level " + ZSTD.level() + (ZSTD.fastDecode() ? ", fast decode" : "");
+    }
+
     /** Sum of the sizes of all loads. */
     long userBytes() {
         return loads.stream().mapToLong(TraceEvent::size).sum();
