@@ -24,11 +24,7 @@ final class ArchiveParams {
                         : "Deflate archive, block sizes 4-128 KiB at queue depth 4, queue depths 1-32 at 32 KiB")
                 .param("rounds", options.repetitions() + " interleaved, after " + Replays.WARM_UP_MIN + "-"
                         + Replays.WARM_UP_MAX + " untimed warm replays (" + (options.quick() ? "0.3 s, quick" : "1 s")
-                        + ") per configuration, " + (Replays.waitsForTheJit(options)
-                        ? "then more until the JIT's compiler threads used under " + Math.round(JitQuiet.QUIET_SHARE * 100)
-                        + "% of " + JitQuiet.SLICE_NANOS / 1_000_000 + " ms of replays (at most "
-                        + JitQuiet.MAX_EXTRA_PER_WARMUP + " times that warm-up; extra-warm-up-seconds says how long)"
-                        : "without waiting for the JIT (jit-wait=false)") + "; the median replay is reported")
+                        + ") per configuration, " + jitWait(options) + "; the median replay is reported")
                 .param("timing", "System.nanoTime around opening, each load and each release; each load's "
                         + "CRC-32 check against the file's is untimed")
                 .param("syscalls", StraceCounter.unavailable().map(why -> "not counted: " + why)
@@ -48,6 +44,18 @@ final class ArchiveParams {
                 .param(p + "stand-ins", data.filesNote())
                 .param(p + "archives", "trace order (002 §3.3); stored: " + size(data.stored()) + " bytes, Deflate: "
                         + size(data.deflated()) + " bytes" + zstdArchive(data));
+    }
+
+    /** How the rows wait for the JIT after their warm-up (the "rounds" parameter's middle). */
+    private static String jitWait(BenchOptions options) {
+        if (!Replays.waitsForTheJit(options)) {
+            return "without waiting for the JIT (jit-wait=false)";
+        }
+        return "then more until the JIT's compiler threads used under " + Math.round(JitQuiet.QUIET_SHARE * 100)
+                + "% of " + JitQuiet.SLICE_NANOS / 1_000_000 + " ms of replays (at most "
+                + JitQuiet.MAX_EXTRA_PER_WARMUP + " times that warm-up, "
+                + Replays.JIT_WAIT_BUDGET_NANOS / 1_000_000_000
+                + " s per workload in all; extra-warm-up-seconds says how long)";
     }
 
     /** The zstd archive's settings, size and size against the Deflate archive's (issue 20: at most 1.15x). */

@@ -25,6 +25,11 @@ import java.util.OptionalLong;
  * and the untimed count of each row's system calls. Every load of every replay is checked (size and CRC-32).
  */
 final class Replays {
+    /**
+     * The JIT wait's total per workload: rows after it warm up as before (by then the code they share is compiled;
+     * without a budget, --full's 40-odd rows of a workload could add minutes).
+     */
+    static final long JIT_WAIT_BUDGET_NANOS = 30_000_000_000L;
     /** Warm-up per configuration: at least 3 replays, more (up to 10) until 1 s has passed: compiled code. */
     static final int WARM_UP_MIN = 3;
     static final int WARM_UP_MAX = 10;
@@ -95,7 +100,8 @@ final class Replays {
         for (ArchiveConfig config : configs) {
             try {
                 warmUp.repeat(() -> replay(w, config, data, null));
-                extra += !jitWait ? 0 : JitQuiet.warmUntilQuiet(warmUp.nanos() / 1e9, nanos -> {
+                extra += !jitWait || extra >= JIT_WAIT_BUDGET_NANOS ? 0
+                        : JitQuiet.warmUntilQuiet(warmUp.nanos() / 1e9, JIT_WAIT_BUDGET_NANOS - extra, nanos -> {
                     long start = System.nanoTime();
                     do {
                         replay(w, config, data, null);

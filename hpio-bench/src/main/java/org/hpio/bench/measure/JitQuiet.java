@@ -39,7 +39,12 @@ public final class JitQuiet {
      * schedstat, it returns at once.
      */
     public static long warmUntilQuiet(double warmupSeconds, Slice slice) throws Exception {
-        long cap = Math.min(MAX_EXTRA_NANOS, (long) (warmupSeconds * MAX_EXTRA_PER_WARMUP * 1e9));
+        return warmUntilQuiet(warmupSeconds, MAX_EXTRA_NANOS, slice);
+    }
+
+    /** {@link #warmUntilQuiet(double, Slice)}, for at most {@code maxNanos} (a caller's budget left). */
+    public static long warmUntilQuiet(double warmupSeconds, long maxNanos, Slice slice) throws Exception {
+        long cap = Math.min(Math.min(MAX_EXTRA_NANOS, maxNanos), (long) (warmupSeconds * MAX_EXTRA_PER_WARMUP * 1e9));
         long start = System.nanoTime();
         while (System.nanoTime() - start < cap) {
             long before = compilerCpuNanos();

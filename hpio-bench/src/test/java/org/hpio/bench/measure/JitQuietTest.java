@@ -26,5 +26,13 @@ class JitQuietTest {
         assertTrue(slices.get() <= 3, "a 0.5 s cap (5 x 0.1 s) holds at most three 250 ms slices: " + slices.get());
         JitQuiet.warmUntilQuiet(0, nanos -> slices.set(-1));
         assertTrue(slices.get() >= 1, "no warm-up: no slice");
+        JitQuiet.warmUntilQuiet(10, 0, nanos -> slices.set(-1));
+        assertTrue(slices.get() >= 1, "no budget left: no slice");
+        AtomicInteger budgeted = new AtomicInteger();
+        JitQuiet.warmUntilQuiet(10, 100_000_000L, nanos -> {
+            budgeted.incrementAndGet();
+            assertTrue(nanos <= 100_000_000L, "a slice is at most the budget: " + nanos);
+        });
+        assertTrue(budgeted.get() >= 1, "a budget allows slices");
     }
 }
