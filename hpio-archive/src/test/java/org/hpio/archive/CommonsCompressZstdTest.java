@@ -43,6 +43,18 @@ class CommonsCompressZstdTest {
     void commonsCompressReadsWhatHpioWrites() throws IOException {
         Path zip = dir.resolve("hpio.zip");
         new ArchiveBuilder(dir.resolve("tree")).zstdLevel(3).addAll(ZstdInteropTest.files().keySet()).write(zip);
+        commonsCompressReadsTheFiles(zip);
+    }
+
+    @Test
+    void commonsCompressReadsFastDecodeEntries() throws IOException {
+        assumeTrue(Libzstd.fastDecodeSupported(), "this libzstd cannot store literals raw");
+        Path zip = dir.resolve("fast.zip");
+        new ArchiveBuilder(dir.resolve("tree")).zstd(9, true).addAll(ZstdInteropTest.files().keySet()).write(zip);
+        commonsCompressReadsTheFiles(zip);
+    }
+
+    private static void commonsCompressReadsTheFiles(Path zip) throws IOException {
         try (ZipFile z = ZipFile.builder().setPath(zip).get()) {
             for (Map.Entry<String, byte[]> file : ZstdInteropTest.files().entrySet()) {
                 ZipArchiveEntry entry = z.getEntry(file.getKey());
