@@ -62,7 +62,7 @@ final class ArchiveCommands {
         Integer level;
 
         @Option(names = "--fast-decode", description = "with --method zstd: trade some size for decoding speed"
-                + " (raw literals, matches of 6 bytes or more; about 1.5x faster to read, 8 %% larger)")
+                + " (raw literals, matches of 6 bytes or more; about 1.5x faster to read, 10 %% larger)")
         boolean fastDecode;
 
         /** A builder of DIR's archive compressing by {@link #method} at {@link #level}. */

@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
  * compiling the hot path, and that compile time would count in the row's CPU per I/O (the process's CPU time
  * includes every thread's). The row warms up for its warm-up seconds, then on in slices until a slice's
  * compiler time falls under {@value #QUIET_SHARE} of it (or a cap); its figures then say how much compiler
- * time fell in the timed run anyway.
+ * time fell in the timed run anyway. The nio suite's rows use it for their CPU per I/O, the archive suite's
+ * replays (tens of milliseconds each, their per-file path still compiling after the usual warm-up) for speed.
  *
  * <p>It reads /proc with {@code java.io}, which no {@code FileSystemProvider} serves: under hpio's provider a
  * {@code Files} read would queue behind the row's own reads in the engine it measures.
