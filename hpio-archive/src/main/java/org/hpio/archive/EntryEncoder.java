@@ -46,9 +46,8 @@ final class EntryEncoder implements AutoCloseable {
         if (zstd != null && !Libzstd.available()) {
             throw new IllegalStateException("Zstandard entries need libzstd: " + Libzstd.unavailableReason());
         }
-        if (zstd != null && zstd.fastDecode() && !Libzstd.fastDecodeSupported()) {
-            throw new IllegalStateException("Zstandard fast decode needs libzstd 1.4 or 1.5, whose raw-literals"
-                    + " parameter hpio knows; this system's libzstd is another version");
+        if (zstd != null && zstd.fastDecode()) {
+            Libzstd.requireFastDecode();   // before anything is written
         }
         this.zstd = zstd;
         this.deflater = new Deflater(deflateLevel, true);

@@ -52,8 +52,8 @@ record TraceData(Trace trace, List<TraceEvent> loads, Path tree, Map<String, Lon
      * trace decodes about 1.5x faster than libzstd's default level 3 for an archive about 1.09x Deflate's (issue 20
      * allows 1.15x); level 3 where the installed libzstd cannot do that.
      */
-    static final Libzstd.Settings ZSTD = new Libzstd.Settings(Libzstd.fastDecodeSupported() ? 9 : 3,
-            Libzstd.fastDecodeSupported());
+    static final Libzstd.Settings ZSTD = Libzstd.fastDecodeSupported() ? new Libzstd.Settings(9, true)
+            : new Libzstd.Settings(3, false);
 
     /** {@link #ZSTD} in words: "level 9, fast decode". */
     static String zstdDescription() {

@@ -187,7 +187,7 @@ public final class Libzstd {
     private static MemorySegment newCompressionContext(Settings settings) throws Throwable {
         Calls c = calls();
         if (settings.fastDecode()) {
-            checkRawLiteralsKnown(c);
+            requireFastDecode();
         }
         MemorySegment context = (MemorySegment) c.createC().invokeExact();
         if (context.address() == 0) {
@@ -211,11 +211,25 @@ public final class Libzstd {
 
     /** Whether {@link Settings#fastDecode()} may be asked for: libzstd is there, version 1.4 or 1.5. */
     public static boolean fastDecodeSupported() {
-        if (!available()) {
-            return false;
-        }
         try {
-            return rawLiteralsKnown((int) CALLS.version().invokeExact());
+            return available() && rawLiteralsKnown((int) CALLS.version().invokeExact());
+        } catch (Throwable t) {
+            throw rethrown(t);
+        }
+    }
+
+    /**
+     * Refuses fast decode where libzstd is missing or its experimental parameter numbers are not known to hpio
+     * (anything but 1.4 and 1.5), with an {@link IllegalStateException} saying which.
+     */
+    public static void requireFastDecode() {
+        try {
+            int version = (int) calls().version().invokeExact();
+            if (!rawLiteralsKnown(version)) {
+                throw new IllegalStateException("Zstandard fast decode needs libzstd 1.4 or 1.5 (its raw-literals"
+                        + " parameter is experimental and numbered differently elsewhere); this libzstd is "
+                        + version / 10000 + "." + version / 100 % 100 + "." + version % 100);
+            }
         } catch (Throwable t) {
             throw rethrown(t);
         }
@@ -223,16 +237,6 @@ public final class Libzstd {
 
     private static boolean rawLiteralsKnown(int version) {
         return version >= 10400 && version < 10600;
-    }
-
-    /** Refuses fast decode on a libzstd whose experimental parameter numbers are not known to hpio. */
-    private static void checkRawLiteralsKnown(Calls c) throws Throwable {
-        int version = (int) c.version().invokeExact();
-        if (!rawLiteralsKnown(version)) {
-            throw new IllegalStateException("Zstandard fast decode needs libzstd 1.4 or 1.5 (its raw-literals"
-                    + " parameter is experimental and numbered differently elsewhere); this libzstd is "
-                    + version / 10000 + "." + version / 100 % 100 + "." + version % 100);
-        }
     }
 
     /**
