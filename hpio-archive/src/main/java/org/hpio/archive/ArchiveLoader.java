@@ -389,14 +389,17 @@ public final class ArchiveLoader implements AutoCloseable {
         boolean ok = false;
         try {
             reads.ensureStarted(run);
+            LoadedFile f;
             try {
-                run.await();
-            } catch (InterruptedIOException x) {
-                throw x;
-            } catch (IOException x) {
-                return afterFailedRead(s, x);
+                if (ArrivingZstd.applies(s.entry, lookAhead.readBytes())) {
+                    f = decodeArriving(run, s);
+                } else {
+                    awaitRun(run);
+                    f = decodeFrom(run, s);
+                }
+            } catch (ReadFailed x) {
+                return afterFailedRead(s, x.getCause());
             }
-            LoadedFile f = decodeFrom(run, s);
             ok = true;
             return f;
         } finally {
@@ -424,11 +427,71 @@ public final class ArchiveLoader implements AutoCloseable {
         }
     }
 
+    /** A run's read failed (not an interrupt): the cause. */
+    private static final class ReadFailed extends Exception {
+        ReadFailed(IOException cause) {
+            super(cause);
+        }
+
+        @Override
+        public synchronized IOException getCause() {
+            return (IOException) super.getCause();
+        }
+    }
+
+    /** Waits for the whole of {@code run}; a failed read becomes {@link ReadFailed}. */
+    private static void awaitRun(ReadRun run) throws ReadFailed, InterruptedIOException {
+        try {
+            run.await();
+        } catch (InterruptedIOException x) {
+            throw x;
+        } catch (IOException x) {
+            throw new ReadFailed(x);
+        }
+    }
+
+    /**
+     * Decodes {@code s}'s Zstandard data as its run's pieces arrive ({@link ArrivingZstd}), straight into its
+     * place; anything but a clean end of the frame goes to {@link #decodeFrom} once the run is read, whose verdict
+     * and words are the archive's on every path.
+     */
+    private LoadedFile decodeArriving(ReadRun run, LoaderSlot s) throws IOException, ReadFailed {
+        ArchiveEntry e = s.entry;
+        long header = e.localHeaderOffset();
+        long headerBytes = headerBytes(run, e);
+        ArrivingZstd.Decoded d;
+        try {
+            run.awaitReadThrough(header + headerBytes);
+            long data = archive.dataOffset(e, run.fileBytes(header, headerBytes).asByteBuffer(), header);
+            d = ArrivingZstd.decode(run, data, e.compressedSize(), run.memory.asSlice(s.outputOffset,
+                    e.uncompressedSize()));
+        } catch (InterruptedIOException | ArchiveFormatException x) {
+            throw x;
+        } catch (IOException x) {
+            throw new ReadFailed(x);
+        }
+        if (d == null) {
+            awaitRun(run);
+            return decodeFrom(run, s);
+        }
+        MemorySegment contents = run.memory.asSlice(s.outputOffset, e.uncompressedSize());
+        EntryCheck check = new EntryCheck(archiveName, e, archive.warningSink());
+        check.endedAfter(d.left(), d.produced());
+        check.checkCrc(contents);
+        io.countLoad(e.uncompressedSize());
+        return new LoadedFile(e.name(), contents, run::release);
+    }
+
+    /** How many of {@code run}'s bytes from {@code e}'s local header on may be its header (name and extra). */
+    private static long headerBytes(ReadRun run, ArchiveEntry e) {
+        return Math.min(run.to - e.localHeaderOffset(), ZipFormat.LOCAL_HEADER_SIZE + 2 * 0xFFFFL);
+    }
+
     /** Checks {@code s}'s local header in {@code run}'s bytes, then decodes and checks its data there. */
     private LoadedFile decodeFrom(ReadRun run, LoaderSlot s) throws IOException {
         ArchiveEntry e = s.entry;
         long header = e.localHeaderOffset(); // only the header's bytes as a buffer: a run may exceed 2 GiB
-        long headerBytes = Math.min(run.to - header, ZipFormat.LOCAL_HEADER_SIZE + 2 * 0xFFFFL);
+        long headerBytes = headerBytes(run, e);
         long data = archive.dataOffset(e, run.fileBytes(header, headerBytes).asByteBuffer(), header);
         MemorySegment raw = run.fileBytes(data, e.compressedSize());
         MemorySegment contents = e.method() == ZipFormat.STORED ? raw

@@ -60,6 +60,11 @@ final class ReadRun {
             return request == null || request.state() != AsyncFileRequest.State.IN_FLIGHT;
         }
 
+        /** Whether the read is done and succeeded. */
+        boolean isFinishedOk() {
+            return request != null && request.state() == AsyncFileRequest.State.COMPLETED;
+        }
+
         /** Waits until the started read is done, ignoring its failure (the run reports that in its await). */
         void awaitIgnoringFailure() throws InterruptedIOException {
             try {
@@ -177,6 +182,30 @@ final class ReadRun {
         if (first != null) {
             throw first;
         }
+    }
+
+    /**
+     * Waits until the run's bytes are read from its start through file offset {@code through} (or to its end),
+     * piece by piece in order; returns the file offset up to which they are read, at least {@code through}
+     * unless that lies beyond the run. Throws a piece's failure, naming its range. Every piece must be started.
+     */
+    long awaitReadThrough(long through) throws IOException {
+        long readTo = from;
+        for (Piece p : pieces) {
+            if (readTo >= through && !p.isFinishedOk()) {
+                return readTo;
+            }
+            try {
+                p.awaitDone();
+            } catch (InterruptedIOException e) {
+                throw e;
+            } catch (IOException e) {
+                throw new IOException("reading " + p.length + " bytes at offset " + (from + p.offset) + " of "
+                        + archive + " failed: " + e.getMessage(), e);
+            }
+            readTo = from + p.offset + p.length;
+        }
+        return readTo;
     }
 
     /** The file bytes {@code [at, at + length)} of this run's memory. */

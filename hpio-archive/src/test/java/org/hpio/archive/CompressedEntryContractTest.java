@@ -124,6 +124,13 @@ class CompressedEntryContractTest {
                     return f.segment().toArray(ValueLayout.JAVA_BYTE);
                 }
             }));
+            // reads of 64 KiB: a large Zstandard entry is decoded as its pieces arrive (ArrivingZstd)
+            results.put("look-ahead loader, reads of 64 KiB", outcome(() -> {
+                try (ArchiveLoader loader = a.loader(List.of(name), LookAhead.defaults().withReadBytes(64 << 10));
+                     LoadedFile f = loader.next()) {
+                    return f.segment().toArray(ValueLayout.JAVA_BYTE);
+                }
+            }));
         }
         return results;
     }
@@ -154,6 +161,11 @@ class CompressedEntryContractTest {
             assertEquals(method.equals("zstd") ? ArchiveEntry.ZSTD : ArchiveEntry.DEFLATED,
                     a.entry("large/text.txt").orElseThrow().method());
             assertEquals(ArchiveEntry.STORED, a.entry("noise.bin").orElseThrow().method());
+            if (method.equals("zstd")) {
+                assertEquals(Libzstd.stableOutputSupported(),
+                        ArrivingZstd.applies(a.entry("large/text.txt").orElseThrow(), 64 << 10),
+                        "the loader's 64 KiB reads decode the large entry as it arrives where libzstd allows");
+            }
         }
         for (Map.Entry<String, byte[]> file : files().entrySet()) {
             Map<String, String> results = everyWay(zip, file.getKey());
@@ -194,7 +206,8 @@ class CompressedEntryContractTest {
 
     /** Damage at the frame's start (its header and first block header) or in the middle of its data. */
     @ParameterizedTest
-    @ValueSource(strings = {"small.txt:start", "small.txt:middle", "large/text.txt:start", "large/text.txt:end"})
+    @ValueSource(strings = {"small.txt:start", "small.txt:middle", "large/text.txt:start", "large/text.txt:middle",
+            "large/text.txt:end"})
     void aCorruptedZstandardEntryFailsTheSameEveryWay(String nameAndWhere) throws IOException {
         String name = nameAndWhere.substring(0, nameAndWhere.indexOf(':'));
         String where = nameAndWhere.substring(name.length() + 1);
@@ -210,7 +223,12 @@ class CompressedEntryContractTest {
         });
         // libzstd finds damage to the frame's structure; damage to literal bytes only the CRC-32 can
         String error = assertSameErrorEveryWay(zip, name, "bad.zip", "entry " + name);
-        assertTrue(where.equals("end") ? error.contains("CRC-32") : error.contains("bad Zstandard data"), error);
+        String says = switch (nameAndWhere) {
+            case "large/text.txt:end" -> "CRC-32";
+            case "large/text.txt:middle" -> error.contains("CRC-32") ? "CRC-32" : "bad Zstandard data";
+            default -> "bad Zstandard data";
+        };
+        assertTrue(error.contains(says), error);
     }
 
     @Test
@@ -224,6 +242,25 @@ class CompressedEntryContractTest {
         Path bad = dir.resolve("bad.zip");
         Files.write(bad, b);
         assertSameErrorEveryWay(bad, "large/text.txt", "entry large/text.txt (local header at offset", "has CRC-32");
+    }
+
+    /**
+     * The central directory's uncompressed size of the large entry (and its local header's) one byte short of
+     * the frame's, or one byte over: the frame overruns its destination, or ends before filling it.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {-1, 1})
+    void aLargeZstandardEntryWhoseSizeIsOffByOneFailsTheSameEveryWay(int delta) throws IOException {
+        Path zip = build("zstd");
+        byte[] b = Files.readAllBytes(zip);
+        try (Archive a = Archive.open(zip)) {
+            HostileArchiveTest.Zip z = HostileArchiveTest.Zip.of(b);
+            long size = a.entry("large/text.txt").orElseThrow().uncompressedSize();
+            z.putInt(z.headers()[1] + 24, size + delta);
+        }
+        Path bad = dir.resolve("bad.zip");
+        Files.write(bad, b);
+        assertSameErrorEveryWay(bad, "large/text.txt", "entry large/text.txt");
     }
 
     @Test

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * What both engines share: admission against the in-flight bound, the file lease each request holds until it
  * completes, the O_DIRECT alignment check, the table of live requests, submission (admission, then the
  * engine's {@link #enqueue}), the operations done on the calling thread instead ({@link #perform},
- * {@link #readNowOrSubmit}: the same admission, so the same fault hook and bounds), and the drain on close.
+ * {@link #readNowOrSubmit}: the same admission, so the same fault hook and bounds, except that a read done at
+ * once takes no place), and the drain on close.
  *
  * @param <J> the engine's per-request state
  */
@@ -186,10 +187,13 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
 
     /** Completes a job that never took a place (queued, then cancelled): its file is let go, no place is freed. */
     private void completeUnadmitted(J job, int errno) {
-        if (job.lease != null) {
-            job.lease.close();
-        }
-        job.request.complete(0, errno);
+        completeWithoutPlace(job, 0, errno);
+    }
+
+    /** Completes a job that holds no place (a read done at once, a cancelled queued one): its file is let go. */
+    private static void completeWithoutPlace(Job job, long bytes, int errno) {
+        closeLease(job);
+        job.request.complete(bytes, errno);
     }
 
     /** Hands {@code job} to the engine, or does it here when only this thread can use its buffer. */
@@ -338,30 +342,59 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     }
 
     /**
-     * See {@link IoEngine#readNowOrSubmit}: one admission (the fault hook is asked once), then a read that does
-     * not wait on this thread, and only if that could not read everything, the engine's mechanism.
+     * See {@link IoEngine#readNowOrSubmit}: the admission checks (the fault hook is asked once) and the file's
+     * lease, then a read that does not wait on this thread, which takes no place in flight (it holds nothing
+     * after the call, so a full engine does not make it wait); only if that could not read everything does
+     * the request take a place, as {@link #submit} does, and go to the engine's mechanism.
      */
     public final IoRequest readNowOrSubmit(IoOperation op) throws IOException {
         if (op.kind() != IoOperation.Kind.READ) {
             throw new IllegalArgumentException("only a read can be tried without waiting, not " + op.describe());
         }
-        J job = admit(op);
-        if (injectedFault(job)) {
+        J job = newLeasedJob(op, checkAdmission(op));
+        if (job.injectedErrno != 0) {
+            completeWithoutPlace(job, 0, job.injectedErrno);
             return job.request;
         }
         BlockingIo.Outcome outcome;
         try {
             outcome = BlockingIo.readNow(job);
         } catch (RuntimeException | Error e) {
-            finish(job, 0, Errno.EIO);   // nothing stays live
+            completeWithoutPlace(job, 0, Errno.EIO);
             throw e;
         }
-        if (outcome == null) {
-            dispatch(job);
-        } else {
-            finish(job, outcome.bytes(), outcome.errno());
+        if (outcome != null) {
+            completeWithoutPlace(job, outcome.bytes(), outcome.errno());
+            return job.request;
         }
+        placeLeased(job);
+        dispatch(job);
         return job.request;
+    }
+
+    /**
+     * Takes a place in flight for {@code job}, already leased (waiting for one, or fail-fast refusing), and
+     * records it live; if it cannot, the lease is let go and the failure thrown, with nothing held.
+     */
+    private void placeLeased(J job) throws IOException {
+        try {
+            acquirePermit();
+        } catch (IOException | RuntimeException | Error e) {
+            closeLease(job);
+            throw e;
+        }
+        if (closing) {
+            releasePlace();
+            closeLease(job);
+            throw new IOException("the " + engineName() + " engine is closed");
+        }
+        live.add(job);
+    }
+
+    private static void closeLease(Job job) {
+        if (job.lease != null) {
+            job.lease.close();
+        }
     }
 
     /**

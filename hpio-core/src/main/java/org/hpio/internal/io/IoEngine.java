@@ -57,8 +57,9 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
     /**
      * A READ done at once on the calling thread when all of its data is in the page cache (preadv2 with
      * RWF_NOWAIT, which never waits for the device), and its request returned done; otherwise submitted as
-     * {@link #submit} does, in flight as usual. The fault hook is asked once either way; a refused admission
-     * throws. For small reads, whose hand-off to the engine costs more than the copy.
+     * {@link #submit} does, in flight as usual. A read done at once takes no place in flight (it holds nothing
+     * after the call), so it does not wait behind a full engine. The fault hook is asked once either way; a
+     * refused admission throws. For small reads, whose hand-off to the engine costs more than the copy.
      */
     IoRequest readNowOrSubmit(IoOperation operation) throws IOException;
 

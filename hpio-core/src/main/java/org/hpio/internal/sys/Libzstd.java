@@ -37,12 +37,15 @@ public final class Libzstd {
             d -> {
                 long ignored = (long) CALLS.freeD().invokeExact(d);
             });
+    private static final boolean STABLE_OUTPUT = stableOutputKnown();
     /** Frees a stream's context when it is closed, once, or when it becomes unreachable unclosed. */
     private static final Cleaner CLEANER = Cleaner.create();
     /** ZSTD_cParameter values (zstd.h): the stable ones, and ZSTD_c_literalCompressionMode (experimental). */
     private static final int LEVEL_PARAMETER = 100;
     private static final int MIN_MATCH_PARAMETER = 105;
     private static final int LITERAL_MODE_PARAMETER = 1002;
+    /** ZSTD_d_stableOutBuffer (experimental, ZSTD_d_experimentalParam2 in 1.4.4 to 1.5). */
+    private static final int STABLE_OUT_BUFFER_PARAMETER = 1001;
     /** ZSTD_ps_disable (1.5; ZSTD_lcm_uncompressed in 1.4): literals stored raw, never Huffman-coded. */
     private static final int LITERALS_RAW = 2;
     /** The match length fast-decode frames look for: libzstd's effective maximum below btopt. */
@@ -88,7 +91,7 @@ public final class Libzstd {
                          MethodHandle decompressDHeap, MethodHandle decompressStream,
                          MethodHandle createC, MethodHandle freeC, MethodHandle setParameter,
                          MethodHandle pledgedSize, MethodHandle compressStream2, MethodHandle compress2,
-                         MethodHandle version) {
+                         MethodHandle version, MethodHandle setDParameter) {
         static Calls bind(SymbolLookup lib) {
             Linker linker = Linker.nativeLinker();
             Linker.Option critical = Linker.Option.critical(true);
@@ -122,7 +125,9 @@ public final class Libzstd {
                             FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT)),
                     linker.downcallHandle(lib.findOrThrow("ZSTD_compress2"),
                             FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG)),
-                    linker.downcallHandle(lib.findOrThrow("ZSTD_versionNumber"), FunctionDescriptor.of(JAVA_INT)));
+                    linker.downcallHandle(lib.findOrThrow("ZSTD_versionNumber"), FunctionDescriptor.of(JAVA_INT)),
+                    linker.downcallHandle(lib.findOrThrow("ZSTD_DCtx_setParameter"),
+                            FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, JAVA_INT)));
         }
     }
 
@@ -235,6 +240,26 @@ public final class Libzstd {
         }
     }
 
+    /**
+     * Whether {@link Decompressor#stepInto} may be used: libzstd is there and its experimental stable output
+     * buffer (1.4.4 on) is numbered as hpio knows it (up to 1.5).
+     */
+    public static boolean stableOutputSupported() {
+        return STABLE_OUTPUT;
+    }
+
+    private static boolean stableOutputKnown() {
+        try {
+            if (!available()) {
+                return false;
+            }
+            int version = (int) CALLS.version().invokeExact();
+            return version >= 10404 && version < 10600;
+        } catch (Throwable t) {
+            throw rethrown(t);
+        }
+    }
+
     private static boolean rawLiteralsKnown(int version) {
         return version >= 10400 && version < 10600;
     }
@@ -329,6 +354,7 @@ public final class Libzstd {
         private final MemorySegment context;
         private final Cleaner.Cleanable freeing;
         private boolean frameEnded;
+        private boolean stableOutput;
 
         public Decompressor() {
             try {
@@ -350,6 +376,35 @@ public final class Libzstd {
         public String step(MemorySegment in, MemorySegment out) {
             point(in, out);
             try {
+                long r = (long) CALLS.decompressStream().invokeExact(context, outBuffer, inBuffer);
+                if (isError(r)) {
+                    return errorName(r);
+                }
+                frameEnded = r == 0;
+                return null;
+            } catch (Throwable t) {
+                throw rethrown(t);
+            }
+        }
+
+        /**
+         * Decompresses from {@code in} into {@code out} from {@code outPosition} on, {@code out} being the same
+         * whole destination at every call (libzstd's stable output buffer: it decodes in place, with no window of
+         * its own to copy from); then {@link #consumed()} says how much input was taken and {@link #produced()}
+         * the new position in {@code out}. Returns null, or libzstd's error name.
+         */
+        public String stepInto(MemorySegment in, MemorySegment out, long outPosition) {
+            if (!STABLE_OUTPUT) {
+                throw new IllegalStateException("this libzstd's stable output buffer is not known to hpio");
+            }
+            try {
+                if (!stableOutput) {
+                    checked((long) CALLS.setDParameter().invokeExact(context, STABLE_OUT_BUFFER_PARAMETER, 1),
+                            "stable output buffer");
+                    stableOutput = true;
+                }
+                point(in, out);
+                outBuffer.set(JAVA_LONG, 16, outPosition);
                 long r = (long) CALLS.decompressStream().invokeExact(context, outBuffer, inBuffer);
                 if (isError(r)) {
                     return errorName(r);

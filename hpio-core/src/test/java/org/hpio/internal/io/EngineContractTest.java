@@ -461,4 +461,29 @@ abstract class EngineContractTest {
             assertEquals(0, engine.inFlight());
         }
     }
+    /**
+     * A cached read done at once takes no place in flight: with every place taken by requests that do not
+     * finish, it still completes in the call instead of waiting for a place behind them.
+     */
+    @Test
+    void aCachedReadDoneAtOnceDoesNotWaitBehindAFullEngine() throws Exception {
+        NativeCalls.assumeOn("a read without waiting (preadv2 RWF_NOWAIT)");
+        Path path = dir.resolve("read-now-full");
+        byte[] data = randomBytes(new Random(29), 8192);
+        Files.write(path, data);
+        Blocked blocked = blocked(EngineConfig.defaults().withMaxInFlight(1), 1);
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try (IoEngine full = blocked.engine(); NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY)) {
+            MemorySegment back = arena.allocate(4096);
+            Future<IoRequest> read = thread.submit(() -> full.readNowOrSubmit(IoOperation.read(file, back, 4096)));
+            IoRequest done = read.get(30, TimeUnit.SECONDS);   // a hang guard, not a timing: it never waits
+            assertTrue(done.isDone(), "done when the call returns");
+            assertEquals(4096, done.resultOrThrow());
+            assertArrayEquals(Arrays.copyOfRange(data, 4096, 8192), back.toArray(JAVA_BYTE));
+            assertEquals(1, full.inFlight(), "it took no place");
+            blocked.requests().forEach(full::cancel);
+        } finally {
+            thread.shutdownNow();
+        }
+    }
 }

@@ -91,6 +91,44 @@ class NativeCodecsTest {
         }
     }
 
+    /**
+     * Decoding into one fixed output (the stable output buffer the look-ahead loader decodes arriving pieces
+     * with), fed in uneven pieces, gives the frame's bytes; an output one byte short is an error, not a wait.
+     */
+    @Test
+    void zstdDecodesInPlaceIntoAStableOutput() {
+        assumeTrue(Libzstd.stableOutputSupported(), "libzstd 1.4.4 to 1.5 is needed");
+        byte[] data = new byte[1_500_000];
+        byte[] noise = new byte[50_000];
+        new Random(7).nextBytes(noise);
+        for (int at = 0; at < data.length; at += 100_000) {   // text with incompressible stretches
+            System.arraycopy(text(100_000), 0, data, at, 100_000);
+            System.arraycopy(noise, 0, data, at + 20_000, noise.length);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment in = arena.allocateFrom(ValueLayout.JAVA_BYTE, data);
+            MemorySegment frame = arena.allocate(Libzstd.compressBound(data.length));
+            long n = Libzstd.compress(in, frame, new Libzstd.Settings(9, Libzstd.fastDecodeSupported()));
+            MemorySegment out = arena.allocate(data.length);
+            try (Libzstd.Decompressor d = new Libzstd.Decompressor()) {
+                long produced = 0;
+                int piece = 1;
+                for (long at = 0; !d.frameEnded(); piece = piece * 3 % 70_001 + 1) {
+                    assertNull(d.stepInto(frame.asSlice(at, Math.min(piece, n - at)), out, produced));
+                    at += d.consumed();
+                    assertTrue(d.produced() >= produced);
+                    produced = d.produced();
+                }
+                assertEquals(data.length, produced);
+            }
+            assertArrayEquals(data, out.toArray(ValueLayout.JAVA_BYTE));
+            try (Libzstd.Decompressor d = new Libzstd.Decompressor()) {
+                assertNotNull(d.stepInto(frame.asSlice(0, n), out.asSlice(0, data.length - 1), 0),
+                        "a frame longer than its output fails");
+            }
+        }
+    }
+
     @Test
     void zstdFastDecodeFramesStoreLiteralsRawAndRoundTrip() {
         assumeTrue(Libzstd.available(), Libzstd.unavailableReason());
