@@ -48,12 +48,13 @@ final class BlockIo implements Closeable {
     private final int queueDepth;
     private final BufferPool pool;
     private final BlockCache cache;
-    private volatile AsyncFile buffered;
+    /** Direct only: the same file without O_DIRECT, for reads that go through the page cache. */
+    private final OpenedOnce<AsyncFile> buffered;
     /**
      * Direct only: which ranges are already cached (those are read through {@link #buffered}); opened by the
      * first aligned read (a direct load of a small loose file never needs it).
      */
-    private volatile PageCache pageCache;
+    private final OpenedOnce<PageCache> pageCache;
     private final LongAdder cachedReads = new LongAdder();
     private final LongAdder reads = new LongAdder();
     private final LongAdder bytesRead = new LongAdder();
@@ -75,6 +76,9 @@ final class BlockIo implements Closeable {
         int cacheBlocks = withCache ? options.blockCacheBlocks() : 0;
         this.pool = new BufferPool(blockSize, Math.max(memoryAlignment, 4096), options.queueDepth() + 2);
         this.cache = new BlockCache(pool, cacheBlocks);
+        this.buffered = new OpenedOnce<>(path + " (read through the page cache)",
+                () -> new AsyncFile(path, "r", file.options().withDirect(false)));
+        this.pageCache = new OpenedOnce<>("the page-cache probe of " + path, () -> PageCache.of(path));
     }
 
     /** Opens {@code path} for loads with {@code options}; {@code withCache}: keep a block cache (archives). */
@@ -172,13 +176,13 @@ final class BlockIo implements Closeable {
         }
         boolean aligned = position % offsetAlignment == 0 && length % offsetAlignment == 0
                 && destination.address() % memoryAlignment == 0;
-        if (aligned && !pageCache().holds(position, length)) {
+        if (aligned && !pageCache.get().holds(position, length)) {
             return file.read(position, destination);
         }
         if (aligned) {
             cachedReads.increment();
         }
-        return buffered().read(position, destination);
+        return buffered.get().read(position, destination);
     }
 
     /** Direct only: the aligned reads that went through the page cache because their range was cached. */
@@ -222,43 +226,10 @@ final class BlockIo implements Closeable {
         return new LoadStats(loads.sum(), userBytes.sum(), reads.sum(), bytesRead.sum(), seeks.sum(), cache.hits());
     }
 
-    private PageCache pageCache() throws IOException {
-        PageCache p = pageCache;
-        if (p == null) {
-            synchronized (this) {
-                p = pageCache;
-                if (p == null) {
-                    p = PageCache.of(path);
-                    pageCache = p;
-                }
-            }
-        }
-        return p;
-    }
-
-    private AsyncFile buffered() throws IOException {
-        AsyncFile b = buffered;
-        if (b == null) {
-            synchronized (this) {
-                b = buffered;
-                if (b == null) {
-                    b = new AsyncFile(path, "r", file.options().withDirect(false));
-                    buffered = b;
-                }
-            }
-        }
-        return b;
-    }
-
     @Override
     public void close() throws IOException {
-        try (PageCache probe = pageCache) {
+        try (OpenedOnce<PageCache> probe = pageCache; OpenedOnce<AsyncFile> other = buffered) {
             file.close();
-        } finally {
-            AsyncFile b = buffered;
-            if (b != null) {
-                b.close();
-            }
         }
     }
 }
