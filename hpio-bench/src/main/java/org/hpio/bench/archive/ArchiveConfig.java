@@ -155,7 +155,12 @@ record ArchiveConfig(String name, String mechanism, List<Path> files, Opener ope
 
     /** hpio's Archive.load. */
     static ArchiveConfig archive(String name, Path archive, LoadOptions options) {
-        return new ArchiveConfig(name, "hpio Archive.load, " + describe(options), List.of(archive),
+        return archive(name, archive, options, inflation(options));
+    }
+
+    /** hpio's Archive.load of an archive whose compressed entries {@code decoder} decodes (for the report). */
+    static ArchiveConfig archive(String name, Path archive, LoadOptions options, String decoder) {
+        return new ArchiveConfig(name, "hpio Archive.load, " + describe(options, decoder), List.of(archive),
                 () -> loading(Archive.open(archive, options), () -> { }));
     }
 
@@ -207,11 +212,17 @@ record ArchiveConfig(String name, String mechanism, List<Path> files, Opener ope
      * replay; each file is still delivered in trace order (checked by name) and checked by the replay.
      */
     static ArchiveConfig lookAhead(String name, Path archive, LoadOptions options, LookAhead ahead, List<String> paths) {
+        return lookAhead(name, archive, options, ahead, paths, inflation(options));
+    }
+
+    /** {@link #lookAhead(String, Path, LoadOptions, LookAhead, List)} with {@code decoder} decoding the entries. */
+    static ArchiveConfig lookAhead(String name, Path archive, LoadOptions options, LookAhead ahead, List<String> paths,
+                                   String decoder) {
         String how = "hpio ArchiveLoader (look-ahead " + ahead.files() + " files / " + (ahead.bytes() >> 20)
                 + " MiB, neighbours read together in reads of up to " + (ahead.readBytes() >> 10) + " KiB, "
                 + ahead.workers() + " decode worker" + (ahead.workers() == 1 ? "" : "s") + ", "
                 + (ahead.reuse() ? "repeats reuse the kept file" : "repeats read again")
-                + (options.direct() ? ", O_DIRECT" : "") + ", " + inflation(options) + ")";
+                + (options.direct() ? ", O_DIRECT" : "") + ", " + decoder + ")";
         return new ArchiveConfig(name, how, List.of(archive), () -> {
             Archive a = Archive.open(archive, options);
             ArchiveLoader loader;
@@ -250,17 +261,14 @@ record ArchiveConfig(String name, String mechanism, List<Path> files, Opener ope
         });
     }
 
-    /**
-     * This row with its description naming libzstd where it names how Deflate entries are inflated: for the rows
-     * on the Zstandard archive, whose compressed entries libzstd decodes ({@code how}: its settings).
-     */
-    ArchiveConfig decodedByLibzstd(LoadOptions options, String how) {
-        return new ArchiveConfig(name, mechanism.replace(inflation(options), "libzstd, " + how), files, opener);
+    static String describe(LoadOptions o) {
+        return describe(o, inflation(o));
     }
 
-    static String describe(LoadOptions o) {
+    /** The options, with {@code decoder} saying how compressed entries are decoded. */
+    static String describe(LoadOptions o, String decoder) {
         return (o.blockSize() >> 10) + " KiB blocks, queue depth " + o.queueDepth() + (o.direct() ? ", O_DIRECT" : "")
-                + ", " + inflation(o);
+                + ", " + decoder;
     }
 
     /** How Deflate entries are inflated with {@code o}. */

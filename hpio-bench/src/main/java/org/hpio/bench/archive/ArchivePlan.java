@@ -45,12 +45,11 @@ final class ArchivePlan {
         configs.add(ArchiveConfig.archive(MAIN, data.deflated(), defaults));
         List<String> paths = data.loads().stream().map(TraceEvent::path).toList();
         if (data.zstd() != null) { // Zstandard (issue 20): plain load and look-ahead beside stored and Deflate
-            String zstd = TraceData.zstdDescription();
-            configs.add(ArchiveConfig.archive(ZSTD, data.zstd(), defaults).decodedByLibzstd(defaults, zstd));
-            configs.add(ArchiveConfig.lookAhead(ZSTD_AHEAD, data.zstd(), defaults, LookAhead.defaults(), paths)
-                    .decodedByLibzstd(defaults, zstd));
+            String zstd = "libzstd, " + TraceData.zstdDescription();
+            configs.add(ArchiveConfig.archive(ZSTD, data.zstd(), defaults, zstd));
+            configs.add(ArchiveConfig.lookAhead(ZSTD_AHEAD, data.zstd(), defaults, LookAhead.defaults(), paths, zstd));
             configs.add(ArchiveConfig.lookAhead(ZSTD_AHEAD + "-direct", data.zstd(), defaults.withDirect(true),
-                    LookAhead.defaults(), paths).decodedByLibzstd(defaults, zstd));
+                    LookAhead.defaults(), paths, zstd));
         }
         LookAhead lookAhead = LookAhead.defaults();
         for (String ahead : List.of(STORED_AHEAD, DEFLATE_AHEAD)) {
