@@ -112,6 +112,8 @@ final class ReadRun {
     int idleHolds;
     private boolean awaited;
     private IOException failure;
+    /** How many of the first pieces {@link #awaitReadThrough} saw read (a hint; it only grows). */
+    private volatile int donePieces;
 
     /**
      * A run over file bytes {@code [from, to)} (aligned as the file's reads must be) with {@code extra} bytes
@@ -139,10 +141,6 @@ final class ReadRun {
         return pieces.stream().allMatch(Piece::isStarted);
     }
 
-    /**
-     * Waits until every piece has been read (the caller made sure all were started); throws, naming the range,
-     * if one failed. Safe to call from several threads and more than once.
-     */
     /** Whether every read of the run was started and is no longer in flight: decoding it will not wait. */
     boolean isRead() {
         for (Piece p : pieces) {
@@ -153,6 +151,10 @@ final class ReadRun {
         return true;
     }
 
+    /**
+     * Waits until every piece has been read (the caller made sure all were started); throws, naming the range,
+     * if one failed. Safe to call from several threads and more than once.
+     */
     void await() throws IOException {
         synchronized (this) {
             if (awaited) {
@@ -190,8 +192,10 @@ final class ReadRun {
      * unless that lies beyond the run. Throws a piece's failure, naming its range. Every piece must be started.
      */
     long awaitReadThrough(long through) throws IOException {
-        long readTo = from;
-        for (Piece p : pieces) {
+        int i = donePieces;   // the pieces before it are read: a decoder asks once per piece, so no rescans
+        long readTo = i == 0 ? from : from + pieces.get(i - 1).offset + pieces.get(i - 1).length;
+        for (; i < pieces.size(); i++) {
+            Piece p = pieces.get(i);
             if (readTo >= through && !p.isFinishedOk()) {
                 return readTo;
             }
@@ -204,6 +208,9 @@ final class ReadRun {
                         + archive + " failed: " + e.getMessage(), e);
             }
             readTo = from + p.offset + p.length;
+            if (donePieces < i + 1) {
+                donePieces = i + 1;   // only a hint: a stale smaller value costs a rescan, nothing else
+            }
         }
         return readTo;
     }

@@ -1,8 +1,10 @@
 package org.hpio.archive;
 
+import org.hpio.internal.sys.Libzstd;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.reflect.Field;
@@ -22,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@link ArchiveLoader}'s fallbacks and accounting: a repeat of a file loaded by itself gets its bytes and counts
@@ -74,6 +77,45 @@ class ArchiveLoaderFallbackTest {
             assertEquals(0L, (long) get(get(loader, "book"), "freeableBytes"));
         }
         assertEquals(live, ReadRun.LIVE.get());
+    }
+
+    /**
+     * A large Zstandard entry decoded as its pieces arrive whose later pieces cannot be read (the file cut inside
+     * it after the loader opened): its position fails naming it, after the loader tried it by itself, and the
+     * other positions load.
+     */
+    @Test
+    void aZstandardEntryCutWhileItArrivesFailsOnlyItsPosition() throws Exception {
+        assumeTrue(Libzstd.available(), "libzstd missing (install Debian's libzstd1): " + Libzstd.unavailableReason());
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        files.put("first", TestTrees.text(5_000, 1));
+        ByteArrayOutputStream big = new ByteArrayOutputStream();
+        for (int i = 0; i < 20; i++) {
+            big.writeBytes(TestTrees.text(40_000, i));
+            big.writeBytes(TestTrees.random(20_000, i));
+        }
+        files.put("big.bin", big.toByteArray());
+        files.put("last", TestTrees.text(5_000, 2));
+        TestTrees.write(dir.resolve("tree"), files);
+        Path zip = dir.resolve("z.zip");
+        new ArchiveBuilder(dir.resolve("tree")).zstdLevel(3).addAll(files.keySet()).write(zip);
+        int live = ReadRun.LIVE.get();
+        try (Archive archive = Archive.open(zip);
+             ArchiveLoader loader = archive.loader(List.of("first", "big.bin", "first"),
+                     new LookAhead(1, 64 << 10, 64 << 10, 0))) {
+            ArchiveEntry e = archive.entry("big.bin").orElseThrow();
+            assertEquals(Libzstd.stableOutputSupported(), ArrivingZstd.applies(e, 64 << 10));
+            TestTrees.cutInside(zip, "big.bin", e.compressedSize() / 2);
+            try (LoadedFile f = loader.next()) {
+                assertArrayEquals(files.get("first"), f.toByteArray());
+            }
+            IOException x = assertThrows(IOException.class, loader::next);
+            assertTrue(x.getMessage().contains("entry big.bin"), x.getMessage());
+            try (LoadedFile f = loader.next()) {
+                assertArrayEquals(files.get("first"), f.toByteArray());
+            }
+        }
+        assertEquals(live, ReadRun.LIVE.get(), "every run's memory went back");
     }
 
     /** An interrupt while a repeat loads by itself (its first load was by itself too: its read of neighbours failed). */
