@@ -459,12 +459,12 @@ public final class ArchiveLoader implements AutoCloseable {
         ArchiveEntry e = s.entry;
         long header = e.localHeaderOffset();
         long headerBytes = headerBytes(run, e);
+        MemorySegment contents = run.memory.asSlice(s.outputOffset, e.uncompressedSize());
         ArrivingZstd.Decoded d;
         try {
             run.awaitReadThrough(header + headerBytes);
             long data = archive.dataOffset(e, run.fileBytes(header, headerBytes).asByteBuffer(), header);
-            d = ArrivingZstd.decode(run, data, e.compressedSize(), run.memory.asSlice(s.outputOffset,
-                    e.uncompressedSize()));
+            d = ArrivingZstd.decode(run, data, e.compressedSize(), contents);
         } catch (InterruptedIOException | ArchiveFormatException x) {
             throw x;
         } catch (IOException x) {
@@ -474,7 +474,6 @@ public final class ArchiveLoader implements AutoCloseable {
             awaitRun(run);
             return decodeFrom(run, s);
         }
-        MemorySegment contents = run.memory.asSlice(s.outputOffset, e.uncompressedSize());
         EntryCheck check = new EntryCheck(archiveName, e, archive.warningSink());
         check.endedAfter(d.left(), d.produced());
         check.checkCrc(contents);

@@ -119,7 +119,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         J job = newLeasedJob(op, fault);
         waitingForPlace.add(job);
         if (closing && waitingForPlace.remove(job)) {   // close may have emptied the queue before this add
-            completeUnadmitted(job, Errno.ECANCELED);
+            completeWithoutPlace(job, 0, Errno.ECANCELED);
         }
         admitWaiting();   // a place freed since the failed tryAcquire would otherwise stay unused
         return job.request;
@@ -147,7 +147,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             if (closing) {
                 J job = waitingForPlace.poll();
                 if (job != null) {
-                    completeUnadmitted(job, Errno.ECANCELED);
+                    completeWithoutPlace(job, 0, Errno.ECANCELED);
                 }
                 continue;
             }
@@ -176,18 +176,13 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         for (J job : waitingForPlace) {
             if (job.request == request) {
                 if (waitingForPlace.remove(job)) {
-                    completeUnadmitted(job, Errno.ECANCELED);
+                    completeWithoutPlace(job, 0, Errno.ECANCELED);
                     return true;
                 }
                 return false;
             }
         }
         return false;
-    }
-
-    /** Completes a job that never took a place (queued, then cancelled): its file is let go, no place is freed. */
-    private void completeUnadmitted(J job, int errno) {
-        completeWithoutPlace(job, 0, errno);
     }
 
     /** Completes a job that holds no place (a read done at once, a cancelled queued one): its file is let go. */

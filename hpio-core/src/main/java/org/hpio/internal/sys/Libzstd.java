@@ -375,16 +375,7 @@ public final class Libzstd {
          */
         public String step(MemorySegment in, MemorySegment out) {
             point(in, out);
-            try {
-                long r = (long) CALLS.decompressStream().invokeExact(context, outBuffer, inBuffer);
-                if (isError(r)) {
-                    return errorName(r);
-                }
-                frameEnded = r == 0;
-                return null;
-            } catch (Throwable t) {
-                throw rethrown(t);
-            }
+            return decompressStream();
         }
 
         /**
@@ -397,14 +388,23 @@ public final class Libzstd {
             if (!STABLE_OUTPUT) {
                 throw new IllegalStateException("this libzstd's stable output buffer is not known to hpio");
             }
-            try {
-                if (!stableOutput) {
+            if (!stableOutput) {
+                try {
                     checked((long) CALLS.setDParameter().invokeExact(context, STABLE_OUT_BUFFER_PARAMETER, 1),
                             "stable output buffer");
-                    stableOutput = true;
+                } catch (Throwable t) {
+                    throw rethrown(t);
                 }
-                point(in, out);
-                outBuffer.set(JAVA_LONG, 16, outPosition);
+                stableOutput = true;
+            }
+            point(in, out);
+            outBuffer.set(JAVA_LONG, 16, outPosition);
+            return decompressStream();
+        }
+
+        /** One ZSTD_decompressStream call over the pointed buffers; null, or libzstd's error name. */
+        private String decompressStream() {
+            try {
                 long r = (long) CALLS.decompressStream().invokeExact(context, outBuffer, inBuffer);
                 if (isError(r)) {
                     return errorName(r);
