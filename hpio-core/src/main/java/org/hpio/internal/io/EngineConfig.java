@@ -33,14 +33,7 @@ public record EngineConfig(int maxInFlight, long maxStagingBytes, boolean failFa
         }
     }
 
-    /**
-     * 320: a place is held from admission until the completion is delivered, and at full load about a tenth of
-     * the places are between the kernel and their callers at any moment (the completion thread wakes for a batch,
-     * retires it, then submits the requests waiting for those places). With 256 places, 230 were in the kernel
-     * on average (io_uring's submit and complete tracepoints, 1,000 virtual readers); 320 keeps about 256 there,
-     * the depth the JDK's 256 carriers give the device with blocking reads.
-     */
-    public static final int DEFAULT_MAX_IN_FLIGHT = 320;
+    public static final int DEFAULT_MAX_IN_FLIGHT = 256;
     public static final long DEFAULT_MAX_STAGING_BYTES = 64L << 20;
 
     public EngineConfig {
