@@ -33,6 +33,10 @@ public record EngineConfig(int maxInFlight, long maxStagingBytes, boolean failFa
         }
     }
 
+    /**
+     * 256: under the block layer's usual 256 scheduler tags per device queue, so that a full engine does not make
+     * {@code io_uring_enter} sleep in the tag allocation on the completion thread (see docs/DESIGN.md, "FileChannel").
+     */
     public static final int DEFAULT_MAX_IN_FLIGHT = 256;
     public static final long DEFAULT_MAX_STAGING_BYTES = 64L << 20;
 
