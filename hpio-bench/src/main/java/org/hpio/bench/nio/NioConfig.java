@@ -5,8 +5,9 @@ import java.util.Map;
 
 /**
  * One row of the suite: which kind ({@code afc}, {@code vthreads}, {@code flood}, or the engine's own
- * {@code uring}), on whose provider, at which queue depth or thread count; and, once measured, its figures
- * as the child printed them.
+ * {@code uring}), on whose provider ({@code jdk}, {@code hpio}, or {@code hpio-sqpoll}: hpio's with a kernel
+ * submission thread), at which queue depth or thread count; and, once measured, its figures as the child
+ * printed them.
  */
 record NioConfig(String kind, String provider, int parameter) {
     static final String AFC = "afc";
@@ -14,6 +15,10 @@ record NioConfig(String kind, String provider, int parameter) {
     static final String FLOOD = "flood";
     static final String URING = "uring";
     static final List<String> KINDS = List.of(AFC, VTHREADS, FLOOD);
+    /** hpio's provider on an engine whose ring has a kernel submission thread (SQPOLL). */
+    static final String HPIO_SQPOLL = "hpio-sqpoll";
+    /** The SQPOLL rows' submission thread sleeps after this long without work. */
+    static final int SQ_POLL_IDLE_MILLIS = 10;
 
     /** {@code hpio-afc-qd32}, {@code jdk-vt1000}, {@code hpio-flood}, {@code uring-qd32}. */
     String configuration() {
@@ -26,7 +31,11 @@ record NioConfig(String kind, String provider, int parameter) {
     }
 
     boolean hpio() {
-        return provider.equals("hpio");
+        return provider.equals("hpio") || sqPoll();
+    }
+
+    boolean sqPoll() {
+        return provider.equals(HPIO_SQPOLL);
     }
 
     /** A measured row: the run and its figures (numbers as text, "true"/"false", the channel's class). */

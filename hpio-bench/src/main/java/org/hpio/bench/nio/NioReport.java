@@ -49,7 +49,9 @@ final class NioReport {
             }
             report.table(t.note("One channel, every thread reading in a loop; every block checked. The JDK's "
                     + "FileChannel pins a virtual thread's carrier in the read, so the scheduler adds carriers (up "
-                    + "to 256); hpio's parks the virtual thread and frees its carrier."));
+                    + "to 256); hpio's parks the virtual thread and frees its carrier. hpio-sqpoll: the same with "
+                    + "a kernel submission thread (IORING_SETUP_SQPOLL) taking each read as it is published, a "
+                    + "thread of the process that polls while reads come: its CPU time counts."));
         }
         Table targets = targets(report, measured, s);
         if (!targets.rows().isEmpty()) {
@@ -66,6 +68,7 @@ final class NioReport {
         return switch (m.config().provider()) {
             case "jdk" -> "JDK";
             case "hpio" -> "hpio";
+            case NioConfig.HPIO_SQPOLL -> "hpio, SQPOLL";
             default -> "hpio engine (no channel)";
         };
     }
@@ -143,6 +146,10 @@ final class NioReport {
                     m -> m.number("peak-os-threads"), "<= 0.1", v -> v <= 0.1);
             ratio(targets, measured, "hpio-vt" + threads, "jdk-vt" + threads, "cpu-per-io",
                     m -> m.number("cpu-per-io"), FOR_COMPARISON, null);
+            String sqPoll = NioConfig.HPIO_SQPOLL + "-vt" + threads;
+            for (String metric : List.of("iops", "peak-os-threads", "cpu-per-io")) {
+                ratio(targets, measured, sqPoll, "jdk-vt" + threads, metric, m -> m.number(metric), FOR_COMPARISON, null);
+            }
         }
         find(measured, "jdk-flood").ifPresent(m -> {
             boolean grew = m.flag("out-of-memory") || m.number("peak-pending") > 2 * s.stagedWrites();

@@ -10,6 +10,7 @@ import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;
 import org.hpio.bench.suite.Suite;
+import org.hpio.internal.io.EngineConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -101,6 +102,7 @@ public final class NioSuite implements Suite {
         for (int threads : s.threads()) {
             runs.add(new NioConfig(NioConfig.VTHREADS, "jdk", threads));
             runs.add(new NioConfig(NioConfig.VTHREADS, "hpio", threads));
+            runs.add(new NioConfig(NioConfig.VTHREADS, NioConfig.HPIO_SQPOLL, threads));
         }
         return runs;
     }
@@ -117,7 +119,7 @@ public final class NioSuite implements Suite {
         if (names.isEmpty()) {
             return runs;
         }
-        List<String> known = new ArrayList<>(List.of("afc", "vthreads", "flood", "jdk", "hpio"));
+        List<String> known = new ArrayList<>(List.of("afc", "vthreads", "flood", "jdk", "hpio", NioConfig.HPIO_SQPOLL));
         List<NioConfig> all = new ArrayList<>(runs);
         all.addAll(floodConfigs());
         NioSettings full = new NioSettings(1L << 20, 1, 0, 1, List.of(1, 4, NioSettings.TARGET_DEPTH),
@@ -150,7 +152,9 @@ public final class NioSuite implements Suite {
         }
         List<String> args = List.of(config.kind(), data.toString(), Integer.toString(config.parameter()),
                 Double.toString(s.seconds()), Double.toString(s.warmupSeconds()));
-        Map<String, String> figures = ChildJvm.run(config.configuration(), ChildJvm.jvmOptions(config.hpio(), List.of()),
+        List<String> extra = config.sqPoll()
+                ? List.of("-D" + EngineConfig.SQ_POLL_PROPERTY + "=" + NioConfig.SQ_POLL_IDLE_MILLIS) : List.of();
+        Map<String, String> figures = ChildJvm.run(config.configuration(), ChildJvm.jvmOptions(config.hpio(), extra),
                 args, dir, ROW_TIMEOUT_SECONDS);
         requireProvider(config, figures);
         return new NioConfig.Measured(config, figures);
@@ -171,11 +175,18 @@ public final class NioSuite implements Suite {
         }
     }
 
-    /** The row's channel is the provider's: hpio's class on hpio's rows, the JDK's on the JDK's. */
+    /**
+     * The row's channel is the provider's: hpio's class on hpio's rows, the JDK's on the JDK's; and an SQPOLL
+     * row's process had io_uring's kernel submission thread (a {@code iou-sqp-} thread) while it read.
+     */
     private static void requireProvider(NioConfig config, Map<String, String> figures) throws IOException {
         String channel = figures.getOrDefault("channel", "");
         if (channel.startsWith("org.hpio.") != config.hpio()) {
             throw new IOException(config.configuration() + " was served by " + channel);
+        }
+        if (config.sqPoll() && !(Double.parseDouble(figures.getOrDefault("kernel-submission-threads", "0")) > 0)) {
+            throw new IOException(config.configuration() + " ran without a kernel submission thread (SQPOLL refused? "
+                    + "see its stderr)");
         }
     }
 
@@ -198,7 +209,9 @@ public final class NioSuite implements Suite {
                         .collect(Collectors.joining(", ")))
                 .param("vthreads", "FileChannel.open(file, READ, DIRECT), one channel; " + s.threads().stream()
                         .map(String::valueOf).collect(Collectors.joining(" and ")) + " virtual threads each reading "
-                        + "in a loop (positional reads); the JDK's scheduler defaults")
+                        + "in a loop (positional reads); the JDK's scheduler defaults; hpio-sqpoll: hpio's provider with "
+                        + "-D" + EngineConfig.SQ_POLL_PROPERTY + "=" + NioConfig.SQ_POLL_IDLE_MILLIS + " (the engine's "
+                        + "ring has a kernel submission thread, IORING_SETUP_SQPOLL, which polls for entries)")
                 .param("flood", s.floodWrites() + " writes of " + BenchOptions.formatSize(s.floodWriteBytes())
                         + " (each a fresh heap array) submitted without waiting, AsynchronousFileChannel.open(file, "
                         + "{WRITE, CREATE, TRUNCATE_EXISTING, DSYNC}, a single-thread executor) in -Xmx" + s.floodHeap()

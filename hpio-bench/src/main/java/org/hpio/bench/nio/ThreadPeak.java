@@ -59,6 +59,21 @@ final class ThreadPeak implements AutoCloseable {
         return -1;
     }
 
+    /** This process's threads whose name ({@code /proc/self/task/N/comm}) starts with {@code prefix}; -1 without /proc. */
+    static int named(String prefix) {
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            return (int) tasks.filter(task -> {
+                try {
+                    return Files.readString(task.resolve("comm")).startsWith(prefix);
+                } catch (IOException e) {
+                    return false;   // the thread ended meanwhile
+                }
+            }).count();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
     @Override
     public void close() {
         stop = true;

@@ -95,6 +95,7 @@ final class VirtualThreadReads {
             long start = System.nanoTime();
             Phase.set(1);
             Thread.sleep(Math.round(seconds * 1000));
+            result.put("kernel-submission-threads", ThreadPeak.named("iou-sqp"));
             Phase.set(2);
             long elapsed = System.nanoTime() - start;
             cpu = NioRow.cpuNanos() - cpu;

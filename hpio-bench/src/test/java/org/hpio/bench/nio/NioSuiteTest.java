@@ -57,6 +57,8 @@ class NioSuiteTest {
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-vt50 / jdk-vt50")
                 && r.get(1).equals("peak-os-threads") && !r.get(met).isEmpty()), "the thread target is judged");
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-flood") && !r.get(met).isEmpty()));
+        assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-sqpoll-vt50 / jdk-vt50")
+                && r.get(1).equals("iops")), "the SQPOLL row is compared with the JDK's");
         try (Stream<Path> left = Files.list(work.resolve("nio"))) {
             assertEquals(List.of(), left.toList(), "the suite deletes its files");
         }
@@ -69,8 +71,10 @@ class NioSuiteTest {
         assertEquals(List.of("jdk-afc-qd32", "hpio-afc-qd32"), names(NioSuite.select(all, List.of("jdk-afc-qd32", "hpio-afc-qd32"))));
         assertEquals(List.of("jdk-afc-qd1", "hpio-afc-qd1", "jdk-afc-qd4", "hpio-afc-qd4", "jdk-afc-qd32", "hpio-afc-qd32",
                 "uring-qd32"), names(NioSuite.select(all, List.of("afc"))));
-        assertEquals(List.of("hpio-vt1000", "hpio-vt10000"), names(NioSuite.select(all, List.of("vthreads", "hpio"))
+        assertEquals(List.of("hpio-vt1000", "hpio-sqpoll-vt1000", "hpio-vt10000", "hpio-sqpoll-vt10000"),
+                names(NioSuite.select(all, List.of("vthreads", "hpio"))
                 .stream().filter(r -> r.hpio() && r.kind().equals(NioConfig.VTHREADS)).toList()));
+        assertEquals(List.of("hpio-sqpoll-vt1000", "hpio-sqpoll-vt10000"), names(NioSuite.select(all, List.of("hpio-sqpoll"))));
         assertEquals(List.of(), names(NioSuite.select(all, List.of("flood"))));
         assertEquals(List.of("jdk-flood", "hpio-flood"), names(NioSuite.select(NioSuite.floodConfigs(), List.of("flood"))));
         assertThrows(IllegalArgumentException.class, () -> NioSuite.select(all, List.of("afc-qd32")));

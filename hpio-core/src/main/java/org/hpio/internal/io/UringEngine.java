@@ -144,7 +144,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         int entries = Integer.highestOneBit(Math.max(8, 2 * config.maxInFlight() + 8) - 1) << 1;
         UringRing ring;
         try {
-            ring = UringRing.create(entries, 2 * entries);
+            ring = createRing(entries, config.sqPollIdleMillis());
         } catch (IOException e) {
             throw new IOException("io_uring cannot start: " + e.getMessage(), e);
         }
@@ -163,6 +163,28 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             ring.close();
             throw e;
         }
+    }
+
+    /**
+     * The ring: with a kernel submission thread when {@code sqPollIdleMillis} asks for one and the kernel grants
+     * it; when it refuses (an old kernel, a limit on such threads), a plain ring, and a warning says why.
+     */
+    private static UringRing createRing(int entries, int sqPollIdleMillis) throws IOException {
+        if (sqPollIdleMillis > 0) {
+            try {
+                return UringRing.createKernelSubmitting(entries, 2 * entries, sqPollIdleMillis);
+            } catch (IOException e) {
+                System.getLogger(UringEngine.class.getName()).log(System.Logger.Level.WARNING,
+                        "io_uring refused a kernel submission thread (SQPOLL): " + e.getMessage()
+                                + "; submitting with io_uring_enter instead");
+            }
+        }
+        return UringRing.create(entries, 2 * entries);
+    }
+
+    /** Whether a kernel thread takes this engine's entries (IORING_SETUP_SQPOLL, see EngineConfig#sqPollIdleMillis). */
+    boolean kernelSubmits() {
+        return ring.kernelSubmits();
     }
 
     @Override
@@ -197,8 +219,9 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     void enqueue(UringJob job) {
         // Inside a reap (a queued job taking the place a completion freed, see EngineBase.submitToWait): the
         // reaping thread submits it with the others after the batch, not with an io_uring_enter per completion.
-        boolean defer = reapLock.isHeldByCurrentThread() || deferAbove > 0 && callerPolling
-                && Thread.currentThread().isVirtual() && pollers.get() == 0 && live.size() > deferAbove;
+        // With a kernel submission thread, publishing is submitting: nothing is left for the completion thread.
+        boolean defer = !ring.kernelSubmits() && (reapLock.isHeldByCurrentThread() || deferAbove > 0 && callerPolling
+                && Thread.currentThread().isVirtual() && pollers.get() == 0 && live.size() > deferAbove);
         submitLock.lock();
         try {
             queueOrAbandon(job);
@@ -337,6 +360,13 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private boolean makeRoom(int entries) {
         if (ring.sqSpace() < entries) {
             submitQueued();
+            if (ring.kernelSubmits() && !ringClosed) {
+                try {
+                    ring.awaitSqSpace(entries);   // the kernel's thread takes published entries in its own time
+                } catch (IOException e) {
+                    refusedErrno = Errno.of(e) == 0 ? Errno.EIO : Errno.of(e);
+                }
+            }
         }
         return ring.sqSpace() >= entries;
     }
@@ -417,6 +447,13 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                 }
                 if (errno != Errno.EAGAIN && errno != 16 /* EBUSY */) {
                     refusedErrno = errno == 0 ? Errno.EIO : errno;
+                    if (ring.kernelSubmits()) {
+                        // Only the wake-up failed: the entries are the kernel thread's, which may be taking
+                        // them right now, so they cannot be neutralized; it takes them when it next runs.
+                        System.getLogger(UringEngine.class.getName()).log(System.Logger.Level.WARNING,
+                                "waking io_uring's submission thread failed: " + e.getMessage());
+                        return;
+                    }
                     abandonUnconsumed(refusedErrno);
                     return;
                 }

@@ -51,6 +51,7 @@ public final class UringLayout {
     public static final int IORING_FEAT_NODROP = 1 << 1;
     public static final int IORING_ENTER_GETEVENTS = 1;
     public static final int IORING_ENTER_SQ_WAKEUP = 1 << 1;
+    public static final int IORING_ENTER_SQ_WAIT = 1 << 2;
     public static final int IORING_ENTER_EXT_ARG = 1 << 3;
     public static final int IORING_FEAT_EXT_ARG = 1 << 8;
     /** io_uring_getevents_arg's min_wait_usec is honoured (Linux 6.12). */

@@ -62,6 +62,9 @@ public final class UringRing implements AutoCloseable {
     private final long cqHeadOffset;
     private final long cqTailOffset;
     private final long cqesOffset;
+    /** Set up with IORING_SETUP_SQPOLL: a kernel thread takes published entries; see {@link #enter}. */
+    private final boolean kernelSubmits;
+    private final long sqFlagsOffset;
     /** Local SQ tail: entries handed out by nextSqe and not yet published by flush. */
     private int sqeTail;
     private int publishedTail;
@@ -101,6 +104,8 @@ public final class UringRing implements AutoCloseable {
         this.cqHeadOffset = params.get(JAVA_INT, offset(PARAMS, "cq_off", "head"));
         this.cqTailOffset = params.get(JAVA_INT, offset(PARAMS, "cq_off", "tail"));
         this.cqesOffset = params.get(JAVA_INT, offset(PARAMS, "cq_off", "cqes"));
+        this.kernelSubmits = (params.get(JAVA_INT, offset(PARAMS, "flags")) & UringLayout.IORING_SETUP_SQPOLL) != 0;
+        this.sqFlagsOffset = params.get(JAVA_INT, offset(PARAMS, "sq_off", "flags"));
         long arrayOffset = params.get(JAVA_INT, offset(PARAMS, "sq_off", "array"));
         for (int i = 0; i < sqEntries; i++) {
             sqRing.set(JAVA_INT, arrayOffset + 4L * i, i);   // identity map: SQE i is array slot i
@@ -122,10 +127,28 @@ public final class UringRing implements AutoCloseable {
 
     /** As {@link #create(int, int)}, with more IORING_SETUP_ flags (say SINGLE_ISSUER | DEFER_TASKRUN). */
     public static UringRing create(int entries, int cqEntries, int setupFlags) throws IOException {
+        return create(entries, cqEntries, setupFlags, 0);
+    }
+
+    /**
+     * As {@link #create(int, int)}, with a kernel submission thread (IORING_SETUP_SQPOLL) that takes published
+     * entries by itself and sleeps after {@code idleMillis} without any (a thread of this process, busy while
+     * it polls: it costs a core's time under load).
+     */
+    public static UringRing createKernelSubmitting(int entries, int cqEntries, int idleMillis) throws IOException {
+        if (idleMillis < 1) {
+            throw new IllegalArgumentException("the submission thread's idle time must be at least 1 ms: " + idleMillis);
+        }
+        return create(entries, cqEntries, UringLayout.IORING_SETUP_SQPOLL, idleMillis);
+    }
+
+    private static UringRing create(int entries, int cqEntries, int setupFlags, int sqThreadIdleMillis)
+            throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment params = arena.allocate(PARAMS);
             params.set(JAVA_INT, offset(PARAMS, "flags"), UringLayout.IORING_SETUP_CQSIZE | UringLayout.IORING_SETUP_CLAMP | setupFlags);
             params.set(JAVA_INT, offset(PARAMS, "cq_entries"), cqEntries);
+            params.set(JAVA_INT, offset(PARAMS, "sq_thread_idle"), sqThreadIdleMillis);
             int fd = UringCalls.setup(entries, params);
             try {
                 return map(fd, params);
@@ -289,9 +312,50 @@ public final class UringRing implements AutoCloseable {
         return publishedTail - head;
     }
 
-    /** io_uring_enter: submits {@code toSubmit} published entries; waits for {@code minComplete} completions. */
+    /**
+     * io_uring_enter: submits {@code toSubmit} published entries; waits for {@code minComplete} completions.
+     * With a kernel submission thread ({@link #kernelSubmits}) the entries are that thread's to take: the call
+     * only wakes it if it sleeps (no system call at all when it polls and nobody waits), and returns
+     * {@code toSubmit} at once, as the kernel does.
+     */
     public int enter(int toSubmit, int minComplete, boolean wait) throws IOException {
-        return UringCalls.enter(ringFd, toSubmit, minComplete, wait ? UringLayout.IORING_ENTER_GETEVENTS : 0);
+        int flags = wait ? UringLayout.IORING_ENTER_GETEVENTS : 0;
+        if (!kernelSubmits) {
+            return UringCalls.enter(ringFd, toSubmit, minComplete, flags);
+        }
+        if (toSubmit > 0 && submissionThreadAsleep()) {
+            flags |= UringLayout.IORING_ENTER_SQ_WAKEUP;
+        }
+        if (flags != 0) {
+            UringCalls.enter(ringFd, toSubmit, minComplete, flags);
+        }
+        return toSubmit;
+    }
+
+    /** Whether the ring was set up with a kernel submission thread (SQPOLL). */
+    public boolean kernelSubmits() {
+        return kernelSubmits;
+    }
+
+    /**
+     * With a kernel submission thread: waits until it has taken enough published entries to leave room for
+     * {@code entries} (IORING_ENTER_SQ_WAIT); at once otherwise, or when there is room.
+     */
+    public void awaitSqSpace(int entries) throws IOException {
+        while (kernelSubmits && sqSpace() < entries) {
+            UringCalls.enter(ringFd, 0, 0, UringLayout.IORING_ENTER_SQ_WAIT
+                    | (submissionThreadAsleep() ? UringLayout.IORING_ENTER_SQ_WAKEUP : 0));
+        }
+    }
+
+    /**
+     * The kernel submission thread's IORING_SQ_NEED_WAKEUP, read after a full fence: the tail published before
+     * must not be ordered after this load, or the thread could fall asleep unseen with entries left
+     * (liburing's sq_ring_needs_enter).
+     */
+    private boolean submissionThreadAsleep() {
+        VarHandle.fullFence();
+        return ((int) INT.getAcquire(sqRing, sqFlagsOffset) & UringLayout.IORING_SQ_NEED_WAKEUP) != 0;
     }
 
     /** True when the kernel takes a timeout for waits (IORING_FEAT_EXT_ARG, Linux 5.11). */

@@ -29,4 +29,29 @@ class EngineConfigTest {
             }
         }
     }
+
+    @Test
+    void theSubmissionThreadIsOffByDefaultTakesItsIdleTimeFromThePropertyAndRefusesWrongOnes() {
+        String before = System.getProperty(EngineConfig.SQ_POLL_PROPERTY);
+        try {
+            System.clearProperty(EngineConfig.SQ_POLL_PROPERTY);
+            assertEquals(0, EngineConfig.defaults().sqPollIdleMillis());
+            System.setProperty(EngineConfig.SQ_POLL_PROPERTY, "25");
+            assertEquals(25, EngineConfig.defaults().sqPollIdleMillis());
+            assertEquals(25, EngineConfig.defaults().withMaxInFlight(8).withFailFast(true).sqPollIdleMillis());
+            for (String wrong : new String[]{"-1", "60001", "soon"}) {
+                System.setProperty(EngineConfig.SQ_POLL_PROPERTY, wrong);
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, EngineConfig::defaults);
+                assertTrue(e.getMessage().contains(EngineConfig.SQ_POLL_PROPERTY)
+                        && e.getMessage().contains("'" + wrong + "'"), e.getMessage());
+            }
+            assertThrows(IllegalArgumentException.class, () -> EngineConfig.defaults().withSqPollIdleMillis(-5));
+        } finally {
+            if (before == null) {
+                System.clearProperty(EngineConfig.SQ_POLL_PROPERTY);
+            } else {
+                System.setProperty(EngineConfig.SQ_POLL_PROPERTY, before);
+            }
+        }
+    }
 }

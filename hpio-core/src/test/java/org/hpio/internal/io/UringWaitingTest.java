@@ -42,7 +42,12 @@ class UringWaitingTest {
     @BeforeEach
     void start() throws IOException {
         arena = Arena.ofShared();
-        engine = IoEngines.openUring(EngineConfig.defaults().withMaxInFlight(8));
+        engine = open(EngineConfig.defaults().withMaxInFlight(8));
+    }
+
+    /** The engine under test with {@code config} (a subclass runs every case with a kernel submission thread). */
+    IoEngine open(EngineConfig config) throws IOException {
+        return IoEngines.openUring(config);
     }
 
     @AfterEach
@@ -184,7 +189,7 @@ class UringWaitingTest {
         System.setProperty(UringEngine.DEFER_PROPERTY, "2");   // defer with more than 2 in flight
         IoEngine deferring;
         try {
-            deferring = IoEngines.openUring(EngineConfig.defaults().withMaxInFlight(16));
+            deferring = open(EngineConfig.defaults().withMaxInFlight(16));
         } finally {
             System.clearProperty(UringEngine.DEFER_PROPERTY);
         }
