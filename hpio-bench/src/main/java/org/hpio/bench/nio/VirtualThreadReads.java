@@ -95,7 +95,6 @@ final class VirtualThreadReads {
             long start = System.nanoTime();
             Phase.set(1);
             Thread.sleep(Math.round(seconds * 1000));
-            result.put("kernel-submission-threads", ThreadPeak.named("iou-sqp"));
             Phase.set(2);
             long elapsed = System.nanoTime() - start;
             cpu = NioRow.cpuNanos() - cpu;
@@ -104,6 +103,7 @@ final class VirtualThreadReads {
             for (Thread r : readers) {
                 r.join();
             }
+            result.put("kernel-submission-threads", ThreadPeak.named("iou-sqp"));   // they live as long as the ring
             if (failure.get() != null) {
                 throw new IOException("a reader failed: " + failure.get(), failure.get());
             }

@@ -100,12 +100,12 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
      * (for a place, then for the completion), and the place goes to the queued request as soon as it is freed.
      */
     public final IoRequest submitToWait(IoOperation op) throws IOException {
-        if (config.failFast() || onlySubmitterCanUse(op)) {
+        if (!queuesForPlace(op)) {
             return submit(op);   // fail-fast refuses at the bound; a confined buffer is used on this thread only
         }
         InjectedFault fault = checkAdmission(op);
         if (!waitingForPlace.isEmpty() || !permits.tryAcquire(1)) {
-            return queueForPlace(op, fault);
+            return queueForPlace(newLeasedJob(op, fault));
         }
         J job = admitWithPlace(op, fault);
         if (!injectedFault(job)) {
@@ -114,9 +114,13 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         return job.request;
     }
 
-    /** A job for {@code op} without a place in flight, queued; dispatched when a place is free. */
-    private IoRequest queueForPlace(IoOperation op, InjectedFault fault) throws IOException {
-        J job = newLeasedJob(op, fault);
+    /** Whether {@code op} may wait in the queue for a place (not fail-fast, not bound to the submitting thread). */
+    private boolean queuesForPlace(IoOperation op) {
+        return !config.failFast() && !onlySubmitterCanUse(op);
+    }
+
+    /** {@code job}, leased and without a place in flight, queued; dispatched when a place is free. */
+    private IoRequest queueForPlace(J job) {
         waitingForPlace.add(job);
         if (closing && waitingForPlace.remove(job)) {   // close may have emptied the queue before this add
             completeWithoutPlace(job, 0, Errno.ECANCELED);
@@ -343,6 +347,15 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
      * the request take a place, as {@link #submit} does, and go to the engine's mechanism.
      */
     public final IoRequest readNowOrSubmit(IoOperation op) throws IOException {
+        return readNow(op, false);
+    }
+
+    /** See {@link IoEngine#readNowOrSubmitToWait}: {@link #readNowOrSubmit}, then as {@link #submitToWait}. */
+    public final IoRequest readNowOrSubmitToWait(IoOperation op) throws IOException {
+        return readNow(op, true);
+    }
+
+    private IoRequest readNow(IoOperation op, boolean callerWaits) throws IOException {
         if (op.kind() != IoOperation.Kind.READ) {
             throw new IllegalArgumentException("only a read can be tried without waiting, not " + op.describe());
         }
@@ -362,7 +375,14 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             completeWithoutPlace(job, outcome.bytes(), outcome.errno());
             return job.request;
         }
-        placeLeased(job);
+        if (callerWaits && queuesForPlace(op)) {
+            if (!waitingForPlace.isEmpty() || !permits.tryAcquire(1)) {
+                return queueForPlace(job);   // its turn after the requests queued before it
+            }
+            placeTaken(job);
+        } else {
+            placeLeased(job);
+        }
         dispatch(job);
         return job.request;
     }
@@ -378,6 +398,11 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             closeLease(job);
             throw e;
         }
+        placeTaken(job);
+    }
+
+    /** Records {@code job}, leased and holding a place just taken, live; if the engine closed, lets both go. */
+    private void placeTaken(J job) throws IOException {
         if (closing) {
             releasePlace();
             closeLease(job);

@@ -64,6 +64,14 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
     IoRequest readNowOrSubmit(IoOperation operation) throws IOException;
 
     /**
+     * As {@link #readNowOrSubmit}, for a caller that waits for the request next (a blocking channel call):
+     * when the read cannot be done at once, it goes in as {@link #submitToWait} does, so beyond the bound it
+     * takes its turn in the engine's queue with every other waiting caller's request instead of racing them for
+     * each freed place (which, with thousands of virtual threads queued, a platform thread never wins).
+     */
+    IoRequest readNowOrSubmitToWait(IoOperation operation) throws IOException;
+
+    /**
      * Asks for {@code request} to be cancelled. It then completes with ECANCELED, or normally if it finished
      * first; either way its buffer is the caller's again only once it is done. Returns false when the request
      * is already done or not of this engine.

@@ -15,6 +15,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The contract every {@link IoEngine} keeps; one subclass per engine. */
@@ -322,6 +324,35 @@ abstract class EngineContractTest {
             assertThrows(IOException.class, () -> small.submitToWait(IoOperation.nop()));
         } finally {
             small.close();
+        }
+    }
+
+    @Test
+    void aWaitingCallersReadThatCannotBeDoneAtOnceTakesItsTurnInTheQueueInsteadOfWaitingForRoom() throws Exception {
+        byte[] contents = randomBytes(new Random(11), 8192);
+        Path path = dir.resolve("uncached");
+        Files.write(path, contents);
+        try (NativeFile f = NativeFile.open(path, Syscalls.O_RDONLY)) {
+            f.force(false);
+            f.advise(Syscalls.POSIX_FADV_DONTNEED);   // so that the read cannot be done at once (RWF_NOWAIT)
+        }
+        Blocked blocked = blocked(EngineConfig.defaults().withMaxInFlight(1), 1);
+        try (IoEngine small = blocked.engine(); NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY)) {
+            IoRequest first = small.submitToWait(IoOperation.nop());
+            MemorySegment into = arena.allocate(4096);
+            // The engine is full and a request is queued: the call must queue this one behind it, not wait here.
+            IoRequest read = assertTimeoutPreemptively(Duration.ofSeconds(30),
+                    () -> small.readNowOrSubmitToWait(IoOperation.read(file, into, 4096)));
+            if (read.isDone()) {   // the page came back into the cache (readahead of another test?): nothing queued
+                assertEquals(4096, read.resultOrThrow());
+                return;
+            }
+            assertEquals(1, small.inFlight(), "queued requests take no place");
+            assertFalse(first.isDone());
+            assertTrue(small.cancel(read), "still queued, so cancelled at once");
+            assertTrue(read.await(10, TimeUnit.SECONDS));
+            assertEquals(Errno.ECANCELED, read.errno());
+            assertFalse(first.isDone(), "the request queued before it stays queued");
         }
     }
 
