@@ -1,7 +1,10 @@
 package org.hpio.bench.nio;
 
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.FileReader;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
@@ -45,10 +48,13 @@ final class ThreadPeak implements AutoCloseable {
         return Math.max(peak, now());
     }
 
-    /** The process's OS threads now; -1 without /proc. */
+    /**
+     * The process's OS threads now; -1 without /proc. Read with {@code java.io} (which no FileSystemProvider
+     * serves), so that on hpio's rows the instrument does not put its own reads in the engine it measures.
+     */
     static int now() {
-        try {
-            for (String line : Files.readAllLines(STATUS)) {
+        try (BufferedReader status = new BufferedReader(new FileReader(STATUS.toFile(), StandardCharsets.US_ASCII))) {
+            for (String line = status.readLine(); line != null; line = status.readLine()) {
                 if (line.startsWith("Threads:")) {
                     return Integer.parseInt(line.substring(8).strip());
                 }
@@ -61,17 +67,22 @@ final class ThreadPeak implements AutoCloseable {
 
     /** This process's threads whose name ({@code /proc/self/task/N/comm}) starts with {@code prefix}; -1 without /proc. */
     static int named(String prefix) {
-        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
-            return (int) tasks.filter(task -> {
-                try {
-                    return Files.readString(task.resolve("comm")).startsWith(prefix);
-                } catch (IOException e) {
-                    return false;   // the thread ended meanwhile
-                }
-            }).count();
-        } catch (IOException e) {
+        File[] tasks = new File("/proc/self/task").listFiles();
+        if (tasks == null) {
             return -1;
         }
+        int n = 0;
+        for (File task : tasks) {
+            try (BufferedReader comm = new BufferedReader(new FileReader(new File(task, "comm"), StandardCharsets.US_ASCII))) {
+                String name = comm.readLine();
+                if (name != null && name.startsWith(prefix)) {
+                    n++;
+                }
+            } catch (IOException e) {
+                // the thread ended meanwhile
+            }
+        }
+        return n;
     }
 
     @Override
