@@ -16,7 +16,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The whole contract on a ring whose entries a kernel thread takes (IORING_SETUP_SQPOLL), plus what only that
@@ -30,7 +30,10 @@ class UringSqPollEngineTest extends UringEngineTest {
     @Override
     IoEngine open(EngineConfig config) throws IOException {
         IoEngine opened = IoEngines.openUring(config.withSqPollIdleMillis(IDLE_MILLIS));
-        assertTrue(((UringEngine) opened).kernelSubmits(), "the kernel refused SQPOLL (see the warning logged)");
+        if (!((UringEngine) opened).kernelSubmits()) {
+            opened.close();   // the kernel refused SQPOLL (the warning says why): nothing here to test
+            assumeTrue(false, "the kernel refused a kernel submission thread (SQPOLL) here");
+        }
         return opened;
     }
 
