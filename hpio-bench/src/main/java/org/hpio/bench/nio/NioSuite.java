@@ -11,6 +11,8 @@ import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;
 import org.hpio.bench.suite.Suite;
 import org.hpio.internal.io.EngineConfig;
+import org.hpio.internal.sys.NativeAccess;
+import org.hpio.internal.sys.UringRing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -65,6 +68,11 @@ public final class NioSuite implements Suite {
         List<NioConfig> reads = select(readConfigs(s), options.configs());
         List<NioConfig> floods = select(floodConfigs(), options.configs());
         params(report, s);
+        Optional<String> sqPollRefused = reads.stream().anyMatch(NioConfig::sqPoll) ? sqPollRefusal() : Optional.empty();
+        if (sqPollRefused.isPresent()) {
+            reads = reads.stream().filter(r -> !r.sqPoll()).toList();
+            report.note("The " + NioConfig.HPIO_SQPOLL + " rows were left out: " + sqPollRefused.get());
+        }
         Path dir = context.workDir();
         Path data = dir.resolve("nio-data.bin");
         List<NioConfig.Measured> measured = new ArrayList<>();
@@ -87,6 +95,21 @@ public final class NioSuite implements Suite {
             Files.deleteIfExists(data);
         }
         NioReport.write(report, measured, s);
+    }
+
+    /**
+     * Why this machine cannot give a ring a kernel submission thread (io_uring or native calls missing, SQPOLL
+     * refused), or empty when it can: asked by setting up, and closing, a small such ring.
+     */
+    static Optional<String> sqPollRefusal() {
+        if (!NativeAccess.available()) {
+            return Optional.of("native calls are off (" + NativeAccess.unavailableReason() + ")");
+        }
+        try (UringRing ring = UringRing.createKernelSubmitting(8, 16, NioConfig.SQ_POLL_IDLE_MILLIS)) {
+            return ring.kernelSubmits() ? Optional.empty() : Optional.of("SQPOLL not granted");
+        } catch (IOException | RuntimeException e) {
+            return Optional.of("io_uring refused a kernel submission thread: " + e.getMessage());
+        }
     }
 
     /** (b) and (c), each JDK row beside its hpio row, then the engine's uring-qd32. */
