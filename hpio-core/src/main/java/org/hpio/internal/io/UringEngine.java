@@ -364,7 +364,8 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                 try {
                     ring.awaitSqSpace(entries);   // the kernel's thread takes published entries in its own time
                 } catch (IOException e) {
-                    refusedErrno = Errno.of(e) == 0 ? Errno.EIO : Errno.of(e);
+                    int errno = Errno.of(e);
+                    refusedErrno = errno == 0 ? Errno.EIO : errno;
                 }
             }
         }

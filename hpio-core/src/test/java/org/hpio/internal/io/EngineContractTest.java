@@ -64,6 +64,13 @@ abstract class EngineContractTest {
         return bytes;
     }
 
+    /** Writes {@code n} random bytes (from {@code seed}) to {@code path}, replacing it; returns them. */
+    static byte[] writeRandomFile(Path path, long seed, int n) throws IOException {
+        byte[] contents = randomBytes(new Random(seed), n);
+        Files.write(path, contents);
+        return contents;
+    }
+
     MemorySegment buffer(byte[] contents) {
         MemorySegment segment = arena.allocate(Math.max(1, contents.length), 4096).asSlice(0, contents.length);
         MemorySegment.copy(contents, 0, segment, JAVA_BYTE, 0, contents.length);
@@ -273,8 +280,7 @@ abstract class EngineContractTest {
     @Test
     void submitToWaitBeyondTheBoundQueuesTheRequestsAndRunsEachInOrderAsPlacesFree() throws Exception {
         Path path = dir.resolve("queued");
-        byte[] data = randomBytes(new Random(33), 64 * 4096);
-        Files.write(path, data);
+        byte[] data = writeRandomFile(path, 33, 64 * 4096);
         try (IoEngine small = open(EngineConfig.defaults().withMaxInFlight(2));
              NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -331,9 +337,8 @@ abstract class EngineContractTest {
 
     @Test
     void aWaitingCallersReadThatCannotBeDoneAtOnceTakesItsTurnInTheQueueInsteadOfWaitingForRoom() throws Exception {
-        byte[] contents = randomBytes(new Random(11), 8192);
         Path path = dir.resolve("uncached");
-        Files.write(path, contents);
+        writeRandomFile(path, 11, 8192);
         try (NativeFile f = NativeFile.open(path, Syscalls.O_RDONLY)) {
             f.force(false);
             f.advise(Syscalls.POSIX_FADV_DONTNEED);   // so that the read cannot be done at once (RWF_NOWAIT)
@@ -479,8 +484,7 @@ abstract class EngineContractTest {
     void readNowOrSubmitReadsCachedDataAtOnceAndHandsTheRestToTheEngine() throws Exception {
         NativeCalls.assumeOn("a read without waiting (preadv2 RWF_NOWAIT)");
         Path path = dir.resolve("read-now");
-        byte[] data = randomBytes(new Random(23), 8192);
-        Files.write(path, data);
+        byte[] data = writeRandomFile(path, 23, 8192);
         try (NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY)) {
             MemorySegment back = arena.allocate(4096);
             IoRequest cached = engine.readNowOrSubmit(IoOperation.read(file, back, 4096));
@@ -502,8 +506,7 @@ abstract class EngineContractTest {
     void aCachedReadDoneAtOnceDoesNotWaitBehindAFullEngine() throws Exception {
         NativeCalls.assumeOn("a read without waiting (preadv2 RWF_NOWAIT)");
         Path path = dir.resolve("read-now-full");
-        byte[] data = randomBytes(new Random(29), 8192);
-        Files.write(path, data);
+        byte[] data = writeRandomFile(path, 29, 8192);
         Blocked blocked = blocked(EngineConfig.defaults().withMaxInFlight(1), 1);
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try (IoEngine full = blocked.engine(); NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY)) {

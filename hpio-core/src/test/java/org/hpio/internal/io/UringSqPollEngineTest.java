@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
@@ -29,6 +28,11 @@ class UringSqPollEngineTest extends UringEngineTest {
 
     @Override
     IoEngine open(EngineConfig config) throws IOException {
+        return openKernelSubmitting(config);
+    }
+
+    /** An io_uring engine with {@code config} and a kernel submission thread; skips the test where refused. */
+    static IoEngine openKernelSubmitting(EngineConfig config) throws IOException {
         IoEngine opened = IoEngines.openUring(config.withSqPollIdleMillis(IDLE_MILLIS));
         if (!((UringEngine) opened).kernelSubmits()) {
             opened.close();   // the kernel refused SQPOLL (the warning says why): nothing here to test
@@ -39,9 +43,8 @@ class UringSqPollEngineTest extends UringEngineTest {
 
     @Test
     void aSubmissionAfterTheSubmissionThreadFellAsleepWakesIt() throws Exception {
-        byte[] contents = randomBytes(new Random(3), 8192);
         Path path = dir.resolve("asleep");
-        Files.write(path, contents);
+        byte[] contents = writeRandomFile(path, 3, 8192);
         try (NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY)) {
             for (int round = 0; round < 5; round++) {
                 Thread.sleep(4L * IDLE_MILLIS);   // idle for longer than it polls: it sleeps
