@@ -6,8 +6,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A bound on the units held at once, and the one way hpio waits for room under it: an engine's requests in
- * flight, an engine's staging bytes ({@link StagingBudget}), a file's requests in flight ({@code AsyncFile}).
+ * A bound on the units held at once, and the one way hpio waits for room under it: an engine's staging bytes
+ * ({@link StagingBudget}), a file's requests in flight ({@code AsyncFile}); an engine's requests in flight are
+ * counted here too, but whoever waits for one of its places queues in the engine ({@code EngineBase}).
  * Units fit when they stay within the limit, or when nothing is held (one demand larger than the whole bound is
  * admitted alone). At the bound, {@link #acquire} fails at once (fail-fast) or waits as its caller's
  * {@link Wait} says: helping retire the completions that free units, or parking on this gate. Every unit taken

@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What both engines share: admission against the in-flight bound, the file lease each request holds until it
@@ -22,11 +24,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     // Completions' defaults fit the thread-pool engine: its workers complete requests, a waiter just parks.
 
+    /** An entry of the queue for a place in flight: a {@link Job} to dispatch with it, or a {@link PlaceTicket}. */
+    interface WaitsForPlace {
+    }
+
     /**
      * Per-request state: the request, and the lease that keeps its file open until completion. An injected
      * fault may shorten what is really done ({@link #op()}: a prefix of the request's operation) or fail it.
      */
-    static class Job {
+    static class Job implements WaitsForPlace {
         final IoRequest request;
         final NativeFile.Lease lease;
         /** Set at admission when the fault hook shortened the operation; null otherwise. */
@@ -50,6 +56,39 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         }
     }
 
+    /**
+     * A thread waiting in the queue for a place for its own request ({@link #submit}, {@link #perform},
+     * {@link #readNowOrSubmit}): the thread that frees a place hands it over (or, at close, refuses it) and
+     * unparks it. Settled once, by whichever of the two moves first: a withdrawn ticket (its thread was
+     * interrupted) gets no place, a granted one holds a place its thread must use or give back.
+     */
+    private static final class PlaceTicket implements WaitsForPlace {
+        private static final int WAITING = 0;
+        private static final int GRANTED = 1;
+        private static final int REFUSED = 2;
+        private static final int WITHDRAWN = 3;
+
+        private final Thread thread = Thread.currentThread();
+        private final AtomicInteger state = new AtomicInteger(WAITING);
+
+        /** Settles the ticket as {@code outcome} and unparks its thread; false if it was settled before. */
+        boolean settle(int outcome) {
+            if (!state.compareAndSet(WAITING, outcome)) {
+                return false;
+            }
+            LockSupport.unpark(thread);
+            return true;
+        }
+
+        boolean settled() {
+            return state.get() != WAITING;
+        }
+
+        boolean granted() {
+            return state.get() == GRANTED;
+        }
+    }
+
     /** Any thread but the submitter: asks a buffer's arena whether a worker may use it. */
     private static final Thread ANOTHER_THREAD = new Thread(() -> { });
 
@@ -58,12 +97,12 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     final LiveJobs<J> live;
     /** Places in flight: one per request from admission to completion. */
     private final AdmissionGate permits;
-    private final AdmissionGate.Wait helpingThisEngine;
     /**
-     * Jobs of callers that wait for their request anyway ({@link #submitToWait}), admitted while every place in
-     * flight was taken: each takes the next place freed, in order, and is dispatched by the thread that freed it.
+     * Who waits for a place in flight, in the order they came (one FIFO for both kinds, so neither starves the
+     * other): jobs of callers that wait for their request anyway ({@link #submitToWait}), dispatched by the
+     * thread that frees their place, and threads that wait for a place themselves ({@link PlaceTicket}).
      */
-    private final ConcurrentLinkedQueue<J> waitingForPlace = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<WaitsForPlace> waitingForPlace = new ConcurrentLinkedQueue<>();
     /** Set while one thread moves waiting jobs into freed places (see {@link #admitWaiting}). */
     private final AtomicBoolean admittingWaiting = new AtomicBoolean();
     volatile boolean closing;
@@ -71,7 +110,6 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     EngineBase(EngineConfig config) {
         this.config = config;
         this.permits = new AdmissionGate(config.maxInFlight(), config.failFast());
-        this.helpingThisEngine = AdmissionGate.helping(this);
         this.live = new LiveJobs<>(config.maxInFlight());
         this.staging = new StagingBudget(config.maxStagingBytes(), config.failFast(), this);
     }
@@ -130,8 +168,9 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     }
 
     /**
-     * Moves queued jobs into free places, in order, and dispatches them (one thread at a time; a thread that
-     * finds another at it leaves, and that one looks again before it stops). After close, cancels them instead.
+     * Moves the queue's entries into free places, in order: dispatches a job, hands a place to a waiting thread
+     * (one thread at a time; a thread that finds another at it leaves, and that one looks again before it
+     * stops). After close, cancels the jobs and refuses the threads instead.
      */
     private void admitWaiting() {
         while (!waitingForPlace.isEmpty() && (closing || permits.fits(1))) {
@@ -149,25 +188,39 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     private void admitWaitingNow() {
         while (!waitingForPlace.isEmpty()) {
             if (closing) {
-                J job = waitingForPlace.poll();
-                if (job != null) {
-                    completeWithoutPlace(job, 0, Errno.ECANCELED);
+                WaitsForPlace next = waitingForPlace.poll();
+                if (next instanceof PlaceTicket ticket) {
+                    ticket.settle(PlaceTicket.REFUSED);
+                } else if (next != null) {
+                    completeWithoutPlace((Job) next, 0, Errno.ECANCELED);
                 }
                 continue;
             }
             if (!permits.tryAcquire(1)) {
                 return;
             }
-            J job = waitingForPlace.poll();
-            if (job == null) {
+            WaitsForPlace next = waitingForPlace.poll();
+            if (next == null) {
                 permits.release(1);
                 return;
             }
+            if (next instanceof PlaceTicket ticket) {
+                if (!ticket.settle(PlaceTicket.GRANTED)) {
+                    permits.release(1);   // withdrawn: the place goes to the next in line
+                }
+                continue;
+            }
+            J job = queuedJob(next);
             live.add(job);
             if (!injectedFault(job)) {
                 dispatch(job);
             }
         }
+    }
+
+    @SuppressWarnings("unchecked")   // the queue holds only this engine's jobs and tickets
+    private J queuedJob(WaitsForPlace entry) {
+        return (J) entry;
     }
 
     /** At close (after {@link #closing} is set): every job still queued for a place completes ECANCELED. */
@@ -177,8 +230,8 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
 
     /** Cancels {@code request} if it is still queued for a place (then it completes ECANCELED at once). */
     final boolean cancelIfWaiting(IoRequest request) {
-        for (J job : waitingForPlace) {
-            if (job.request == request) {
+        for (WaitsForPlace entry : waitingForPlace) {
+            if (entry instanceof Job job && job.request == request) {
                 if (waitingForPlace.remove(job)) {
                     completeWithoutPlace(job, 0, Errno.ECANCELED);
                     return true;
@@ -272,7 +325,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         }
     }
 
-    /** Frees a place in flight: the first queued job takes it (see {@link #submitToWait}). */
+    /** Frees a place in flight: the first in the queue takes it (see {@link #submitToWait}, {@link PlaceTicket}). */
     private void releasePlace() {
         permits.release(1);
         if (!waitingForPlace.isEmpty()) {
@@ -280,18 +333,65 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         }
     }
 
-    /** A place in flight: at once when one is free (the per-request path), else fail-fast or wait helping. */
+    /**
+     * A place in flight: at once when one is free and nobody queues for one (the per-request path); else,
+     * fail-fast, refused; else this thread queues for one in turn ({@link PlaceTicket}) and waits.
+     */
     private void acquirePermit() throws IOException {
-        boolean admitted;
-        try {
-            admitted = permits.acquire(1, helpingThisEngine);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting for room in the " + engineName() + " engine");
+        if (waitingForPlace.isEmpty() && permits.tryAcquire(1)) {
+            return;
         }
-        if (!admitted) {
+        if (config.failFast()) {
+            if (permits.tryAcquire(1)) {   // a fail-fast engine queues nothing
+                return;
+            }
             throw new EngineSaturatedException(config.maxInFlight() + " requests already in flight on the "
                     + engineName() + " engine");
+        }
+        PlaceTicket ticket = new PlaceTicket();
+        waitingForPlace.add(ticket);
+        admitWaiting();   // also refuses it if close emptied the queue before this add
+        awaitTurn(ticket);
+    }
+
+    /**
+     * Waits until {@code ticket} is settled: a thread that can poll the engine retires completions meanwhile
+     * (they free the places), one that cannot (a virtual thread) parks while the engine knows that a waiter
+     * parks ({@link Completions#parking}). On return the thread holds a place.
+     *
+     * @throws IOException when the engine closed first; {@link InterruptedIOException} when the thread was
+     *         interrupted first (then it holds no place, and the interrupt status is kept)
+     */
+    private void awaitTurn(PlaceTicket ticket) throws IOException {
+        while (!ticket.settled()) {
+            if (Thread.interrupted()) {
+                withdraw(ticket);
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for room in the " + engineName()
+                        + " engine");
+            }
+            if (!pollFor(ticket::settled, IoRequests.SLICE_NANOS, () -> { })) {
+                parking(true);
+                try {
+                    if (!ticket.settled()) {
+                        LockSupport.park(this);
+                    }
+                } finally {
+                    parking(false);
+                }
+            }
+        }
+        if (!ticket.granted()) {
+            throw new IOException("the " + engineName() + " engine is closed");
+        }
+    }
+
+    /** Takes {@code ticket} out of the queue; a place handed to it in the meantime goes to the next in line. */
+    private void withdraw(PlaceTicket ticket) {
+        if (ticket.settle(PlaceTicket.WITHDRAWN)) {
+            waitingForPlace.remove(ticket);
+        } else if (ticket.granted()) {
+            releasePlace();
         }
     }
 
@@ -446,6 +546,11 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
 
     public final int inFlight() {
         return live.size();
+    }
+
+    /** How many wait in the queue for a place now: requests and threads (counts the queue: for tests). */
+    final int queuedForPlace() {
+        return waitingForPlace.size();
     }
 
     public final boolean isClosed() {

@@ -11,7 +11,9 @@ import java.util.function.BooleanSupplier;
  * one contract test suite. Get one from {@link IoEngines}.
  *
  * <p>Bounds: at most {@link EngineConfig#maxInFlight()} requests are in flight; at the bound, submission
- * blocks (parking the thread) or, when the engine is fail-fast, throws {@link EngineSaturatedException}. Memory
+ * blocks (parking the thread) or, when the engine is fail-fast, throws {@link EngineSaturatedException}. Whoever
+ * waits beyond the bound, a thread in {@link #submit} or a request of {@link #submitToWait}, waits in one queue
+ * and takes a freed place in the order it came, so neither kind can starve the other. Memory
  * never grows with a backlog. Results are never adjusted: a short read or write is reported as such.
  *
  * <p>O_DIRECT files: buffer address, file offset and length must be multiples of the file's

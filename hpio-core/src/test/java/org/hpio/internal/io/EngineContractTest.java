@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -20,15 +21,19 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -363,6 +368,103 @@ abstract class EngineContractTest {
         }
     }
 
+    /** A thread of {@code kind} calling {@code submit}, started now; returns once its call queues for a place. */
+    static FutureTask<IoRequest> startQueued(Thread.Builder kind, IoEngine on, Callable<IoRequest> submit,
+                                             int queuedWithIt) throws InterruptedException {
+        FutureTask<IoRequest> call = new FutureTask<>(submit);
+        kind.start(call);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (((EngineBase<?>) on).queuedForPlace() < queuedWithIt && !call.isDone()) {
+            assertTrue(System.nanoTime() < deadline, "the call did not queue for a place");
+            Thread.sleep(1);
+        }
+        assertFalse(call.isDone(), "the call did not wait for a place");
+        return call;
+    }
+
+    @Test
+    void aThreadWaitingForAPlaceTakesItsTurnWithTheQueuedRequests() throws Exception {
+        for (Thread.Builder kind : List.of(Thread.ofVirtual(), Thread.ofPlatform().daemon())) {
+            Blocked blocked = blocked(EngineConfig.defaults().withMaxInFlight(1), 1);
+            try (IoEngine small = blocked.engine()) {
+                IoRequest before = small.submitToWait(stuck());
+                IoOperation op = stuck();
+                FutureTask<IoRequest> waiting = startQueued(kind, small, () -> small.submit(op), 2);
+                IoRequest after = small.submitToWait(stuck());
+                for (IoRequest r : blocked.requests()) {
+                    assertTrue(small.cancel(r));
+                    assertTrue(r.await(30, TimeUnit.SECONDS));
+                }
+                assertFalse(before.isDone(), "the first in line took the place freed");
+                assertTrue(small.cancel(before));
+                assertTrue(before.await(30, TimeUnit.SECONDS));
+                // The next place freed is the waiting thread's: before this change the request queued after it
+                // took every one, and the thread waited for as long as requests kept coming.
+                IoRequest mine = waiting.get(30, TimeUnit.SECONDS);
+                assertFalse(mine.isDone());
+                assertFalse(after.isDone(), "the request queued after the thread must still wait");
+                assertEquals(1, small.inFlight());
+                assertTrue(small.cancel(mine));
+                assertTrue(mine.await(30, TimeUnit.SECONDS));
+                assertEquals(Errno.ECANCELED, mine.errno());
+                assertTrue(small.cancel(after));
+                assertTrue(after.await(30, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    @Test
+    void aThreadInterruptedWhileWaitingForAPlaceGivesUpItsTurnAndHoldsNothing() throws Exception {
+        Blocked blocked = blocked(EngineConfig.defaults().withMaxInFlight(1), 1);
+        try (IoEngine small = blocked.engine()) {
+            IoOperation op = stuck();
+            boolean[] stillInterrupted = new boolean[1];
+            Thread[] waiter = new Thread[1];
+            FutureTask<IoRequest> waiting = startQueued(Thread.ofVirtual(), small, () -> {
+                waiter[0] = Thread.currentThread();
+                try {
+                    return small.submit(op);
+                } finally {
+                    stillInterrupted[0] = Thread.currentThread().isInterrupted();
+                }
+            }, 1);
+            IoRequest after = small.submitToWait(stuck());
+            waiter[0].interrupt();
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> waiting.get(30, TimeUnit.SECONDS));
+            assertInstanceOf(InterruptedIOException.class, failed.getCause());
+            assertTrue(failed.getCause().getMessage().contains("waiting for room"), failed.getCause().getMessage());
+            assertTrue(stillInterrupted[0], "the interrupt status is kept");
+            assertEquals(1, ((EngineBase<?>) small).queuedForPlace(), "the thread left the queue");
+            for (IoRequest r : blocked.requests()) {
+                assertTrue(small.cancel(r));
+                assertTrue(r.await(30, TimeUnit.SECONDS));
+            }
+            assertEquals(1, small.inFlight(), "the place went to the request queued after the thread");
+            assertFalse(after.isDone());
+            assertTrue(small.cancel(after));
+            assertTrue(after.await(30, TimeUnit.SECONDS));
+            assertEquals(0, small.inFlight());
+        }
+    }
+
+    @Test
+    void closeRefusesTheThreadsWaitingForAPlace() throws Exception {
+        Blocked blocked = blocked(EngineConfig.defaults().withMaxInFlight(1), 1);
+        IoEngine small = blocked.engine();
+        try {
+            IoOperation op = stuck();
+            FutureTask<IoRequest> waiting = startQueued(Thread.ofPlatform().daemon(), small, () -> small.submit(op), 1);
+            small.close();
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> waiting.get(30, TimeUnit.SECONDS));
+            assertInstanceOf(IOException.class, failed.getCause());
+            assertTrue(failed.getCause().getMessage().contains("closed"), failed.getCause().getMessage());
+            assertEquals(0, small.inFlight());
+            assertEquals(0, ((EngineBase<?>) small).queuedForPlace());
+        } finally {
+            small.close();
+        }
+    }
+
     @Test
     void aQueuedRequestTakesTheFirstPlaceFreed() throws Exception {
         Blocked blocked = blocked(EngineConfig.defaults().withMaxInFlight(1), 1);
@@ -400,6 +502,9 @@ abstract class EngineContractTest {
      * knows how to make them.
      */
     abstract List<IoRequest> blockers(IoEngine on, int n) throws Exception;
+
+    /** An operation that stays in flight until cancelled, on the engine of {@link #blocked}. */
+    abstract IoOperation stuck() throws Exception;
 
     /** An engine opened with {@code config} and {@code n} of its requests that stay in flight until cancelled. */
     record Blocked(IoEngine engine, List<IoRequest> requests) {

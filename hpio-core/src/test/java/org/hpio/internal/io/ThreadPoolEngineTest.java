@@ -43,6 +43,12 @@ class ThreadPoolEngineTest extends EngineContractTest {
         return new Blocked(gated, requests);
     }
 
+    /** A nop: on the engine of {@link #blocked} its workers never take it. */
+    @Override
+    IoOperation stuck() {
+        return IoOperation.nop();
+    }
+
     private ThreadPoolEngine gatedEngine(EngineConfig config) {
         CountDownLatch gate = new CountDownLatch(1);
         gates.add(gate);

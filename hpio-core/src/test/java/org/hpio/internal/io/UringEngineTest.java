@@ -28,20 +28,26 @@ class UringEngineTest extends EngineContractTest {
     /** Reads of an empty FIFO (opened read-write, so nobody's end closes): in flight until cancelled. */
     @Override
     List<IoRequest> blockers(IoEngine on, int n) throws Exception {
-        Path fifo = dir.resolve("fifo-" + fifos.size());
-        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
-        assertEquals(0, mk.waitFor());
-        NativeFile file = NativeFile.open(fifo, Syscalls.O_RDWR);
-        fifos.add(file);
         List<IoRequest> requests = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            requests.add(on.submit(IoOperation.read(file, arena.allocate(64), 0)));
+            requests.add(on.submit(stuck()));
         }
         Thread.sleep(50);
         for (IoRequest r : requests) {
             assertFalse(r.isDone(), "a read of an empty FIFO completed: " + r);
         }
         return requests;
+    }
+
+    /** A read of an empty FIFO of its own. */
+    @Override
+    IoOperation stuck() throws Exception {
+        Path fifo = dir.resolve("fifo-" + fifos.size());
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assertEquals(0, mk.waitFor());
+        NativeFile file = NativeFile.open(fifo, Syscalls.O_RDWR);
+        fifos.add(file);
+        return IoOperation.read(file, arena.allocate(64), 0);
     }
 
     @AfterEach
