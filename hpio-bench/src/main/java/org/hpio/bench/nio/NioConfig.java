@@ -30,6 +30,14 @@ record NioConfig(String kind, String provider, int parameter) {
         };
     }
 
+    /** The part of the report a row belongs to: its kind; an engine row, (c)'s at the shared engine's depth, else (b). */
+    String section() {
+        if (!kind.equals(URING)) {
+            return kind;
+        }
+        return parameter == NioSettings.VTHREADS_REFERENCE_DEPTH ? VTHREADS : AFC;
+    }
+
     boolean hpio() {
         return provider.equals("hpio") || sqPoll();
     }

@@ -23,7 +23,7 @@ final class NioReport {
         for (NioConfig.Measured m : measured) {
             results(report, m);
         }
-        List<NioConfig.Measured> afc = of(measured, NioConfig.AFC, NioConfig.URING);
+        List<NioConfig.Measured> afc = of(measured, NioConfig.AFC);
         List<NioConfig.Measured> vthreads = of(measured, NioConfig.VTHREADS);
         List<NioConfig.Measured> floods = of(measured, NioConfig.FLOOD);
         if (!floods.isEmpty()) {
@@ -51,7 +51,11 @@ final class NioReport {
                     + "FileChannel pins a virtual thread's carrier in the read, so the scheduler adds carriers (up "
                     + "to 256); hpio's parks the virtual thread and frees its carrier. hpio-sqpoll: the same with "
                     + "a kernel submission thread (IORING_SETUP_SQPOLL) taking each read as it is published, a "
-                    + "thread of the process that polls while reads come: its CPU time counts."));
+                    + "thread of the process that polls while reads come: its CPU time counts. uring-qd"
+                    + NioSettings.VTHREADS_REFERENCE_DEPTH + ": the engine suite's driver, one thread keeping "
+                    + NioSettings.VTHREADS_REFERENCE_DEPTH + " reads in flight (as many as hpio's channel can have, "
+                    + "the shared engine's bound, and as the JDK's 256 blocked carriers), on the same file in this "
+                    + "run: what io_uring gives at that depth on this machine, without threads or channels."));
         }
         Table targets = targets(report, measured, s);
         if (!targets.rows().isEmpty()) {
@@ -59,9 +63,8 @@ final class NioReport {
         }
     }
 
-    private static List<NioConfig.Measured> of(List<NioConfig.Measured> measured, String... kinds) {
-        List<String> wanted = List.of(kinds);
-        return measured.stream().filter(m -> wanted.contains(m.config().kind())).toList();
+    private static List<NioConfig.Measured> of(List<NioConfig.Measured> measured, String section) {
+        return measured.stream().filter(m -> m.config().section().equals(section)).toList();
     }
 
     private static String provider(NioConfig.Measured m) {
@@ -150,6 +153,10 @@ final class NioReport {
             for (String metric : List.of("iops", "peak-os-threads", "cpu-per-io")) {
                 ratio(targets, measured, sqPoll, "jdk-vt" + threads, metric, m -> m.number(metric), FOR_COMPARISON, null);
             }
+            String reference = "uring-qd" + NioSettings.VTHREADS_REFERENCE_DEPTH;
+            for (String row : List.of("jdk-vt" + threads, "hpio-vt" + threads)) {
+                ratio(targets, measured, row, reference, "iops", m -> m.number("iops"), FOR_COMPARISON, null);
+            }
         }
         find(measured, "jdk-flood").ifPresent(m -> {
             boolean grew = m.flag("out-of-memory") || m.number("peak-pending") > 2 * s.stagedWrites();
@@ -177,7 +184,11 @@ final class NioReport {
 
     /** A read row of table (b) or (c): its parameter (QD or threads), rate, CPU, latency and peak OS threads. */
     private static void readRow(Table t, NioConfig.Measured m) {
-        t.row(m.name(), provider(m), Integer.toString(m.config().parameter()), format("%.0f", m.number("iops")),
+        String parameter = Integer.toString(m.config().parameter());
+        if (m.config().kind().equals(NioConfig.URING) && m.config().section().equals(NioConfig.VTHREADS)) {
+            parameter = "none (QD " + parameter + ")";
+        }
+        t.row(m.name(), provider(m), parameter, format("%.0f", m.number("iops")),
                 format("%.2f", m.number("cpu-per-io")), format("%.2f", m.number("jit-cpu-per-io")),
                 format("%.0f", m.number("p50")),
                 format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));

@@ -26,6 +26,11 @@ record NioSettings(long fileSize, double seconds, double warmupSeconds, int roun
     static final String SECONDS_PROPERTY = "hpio.bench.nio.seconds";
     /** The queue depth of the targets. */
     static final int TARGET_DEPTH = 32;
+    /**
+     * The depth of (c)'s reference row: the shared engine's bound on requests in flight, so the most reads hpio's
+     * channel can have in the kernel, and the JDK's most blocked carriers (256).
+     */
+    static final int VTHREADS_REFERENCE_DEPTH = org.hpio.internal.io.EngineConfig.DEFAULT_MAX_IN_FLIGHT;
     static final int FLOOD_WRITE_BYTES = 4 << 20;
     static final String FLOOD_HEAP = "64m";
 

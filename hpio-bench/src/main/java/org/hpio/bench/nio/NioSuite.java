@@ -112,7 +112,11 @@ public final class NioSuite implements Suite {
         }
     }
 
-    /** (b) and (c), each JDK row beside its hpio row, then the engine's uring-qd32. */
+    /**
+     * (b) and (c), each JDK row beside its hpio row; the engine's uring-qd32 after (b), and after (c) the engine's
+     * uring-qd256: one thread keeping as many reads in flight as hpio's channel can, the machine's io_uring at
+     * that depth.
+     */
     static List<NioConfig> readConfigs(NioSettings s) {
         List<NioConfig> runs = new ArrayList<>();
         for (int depth : s.depths()) {
@@ -127,6 +131,9 @@ public final class NioSuite implements Suite {
             runs.add(new NioConfig(NioConfig.VTHREADS, "hpio", threads));
             runs.add(new NioConfig(NioConfig.VTHREADS, NioConfig.HPIO_SQPOLL, threads));
         }
+        if (!s.threads().isEmpty()) {
+            runs.add(new NioConfig(NioConfig.URING, "engine", NioSettings.VTHREADS_REFERENCE_DEPTH));
+        }
         return runs;
     }
 
@@ -135,8 +142,8 @@ public final class NioSuite implements Suite {
     }
 
     /**
-     * {@code --configs}: whole names ({@code hpio-afc-qd32}, {@code uring-qd32}), kinds ({@code afc} with the
-     * uring row, {@code vthreads}, {@code flood}) or providers ({@code jdk}, {@code hpio}); empty: all.
+     * {@code --configs}: whole names ({@code hpio-afc-qd32}, {@code uring-qd32}), kinds ({@code afc} and
+     * {@code vthreads}, each with its uring row; {@code flood}) or providers ({@code jdk}, {@code hpio}); empty: all.
      */
     static List<NioConfig> select(List<NioConfig> runs, List<String> names) {
         if (names.isEmpty()) {
@@ -156,7 +163,7 @@ public final class NioSuite implements Suite {
             }
         }
         return runs.stream().filter(r -> names.contains(r.configuration()) || names.contains(r.provider())
-                || names.contains(r.kind()) || r.kind().equals(NioConfig.URING) && names.contains(NioConfig.AFC)).toList();
+                || names.contains(r.kind()) || r.kind().equals(NioConfig.URING) && names.contains(r.section())).toList();
     }
 
     private static NioConfig.Measured read(NioConfig config, Path data, NioSettings s, Path dir) throws Exception {
@@ -218,7 +225,8 @@ public final class NioSuite implements Suite {
                 .param("providers", "jdk: the platform's default; hpio: " + ChildJvm.HPIO_PROVIDER
                         + " (the same code, the same JDK API calls)")
                 .param("jvms", "every row a JVM of its own (threads, CPU time and heap are its alone), the "
-                        + "engine's uring-qd" + NioSettings.TARGET_DEPTH + " in the suite's JVM")
+                        + "engine's uring-qd" + NioSettings.TARGET_DEPTH + " and uring-qd"
+                        + NioSettings.VTHREADS_REFERENCE_DEPTH + " in the suite's JVM")
                 .param("random-block", "4 KiB, 4 KiB-aligned offsets uniform over the file (SplittableRandom); "
                         + "O_DIRECT (ExtendedOpenOption.DIRECT); every block read checked against the engine suite's pattern")
                 .param("page-cache", "cold: O_DIRECT reads bypass it; the flood writes with DSYNC through it")

@@ -58,6 +58,8 @@ class NioSuiteTest {
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-vt50 / jdk-vt50")
                 && r.get(1).equals("peak-os-threads") && !r.get(met).isEmpty()), "the thread target is judged");
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-flood") && !r.get(met).isEmpty()));
+        assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-vt50 / uring-qd256")
+                && r.get(1).equals("iops")), "the virtual-thread rows are compared with the engine at the same depth");
         assertTrue(!sqPoll || targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-sqpoll-vt50 / jdk-vt50")
                 && r.get(1).equals("iops")), "the SQPOLL row is compared with the JDK's");
         assertTrue(sqPoll || report.notes().stream().anyMatch(n -> n.contains("left out")), "the SQPOLL rows' absence is said");
@@ -77,6 +79,9 @@ class NioSuiteTest {
                 names(NioSuite.select(all, List.of("vthreads", "hpio"))
                 .stream().filter(r -> r.hpio() && r.kind().equals(NioConfig.VTHREADS)).toList()));
         assertEquals(List.of("hpio-sqpoll-vt1000", "hpio-sqpoll-vt10000"), names(NioSuite.select(all, List.of("hpio-sqpoll"))));
+        assertEquals(List.of("jdk-vt1000", "hpio-vt1000", "hpio-sqpoll-vt1000", "jdk-vt10000", "hpio-vt10000",
+                "hpio-sqpoll-vt10000", "uring-qd256"), names(NioSuite.select(all, List.of("vthreads"))));
+        assertEquals(List.of("jdk-vt1000", "uring-qd256"), names(NioSuite.select(all, List.of("jdk-vt1000", "uring-qd256"))));
         assertEquals(List.of(), names(NioSuite.select(all, List.of("flood"))));
         assertEquals(List.of("jdk-flood", "hpio-flood"), names(NioSuite.select(NioSuite.floodConfigs(), List.of("flood"))));
         assertThrows(IllegalArgumentException.class, () -> NioSuite.select(all, List.of("afc-qd32")));
