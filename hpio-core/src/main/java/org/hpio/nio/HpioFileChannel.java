@@ -26,7 +26,6 @@ import java.nio.file.spi.FileSystemProvider;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -48,7 +47,6 @@ final class HpioFileChannel extends FileChannel {
     private final FileChannel jdk;
     private final ChannelOptions options;
     private final ReentrantLock positionLock = new ReentrantLock();
-    private final Set<IoRequest> inFlight = ConcurrentHashMap.newKeySet();
     private long position;
 
     private HpioFileChannel(IoEngine engine, NativeFile file, FileChannel jdk, ChannelOptions options) {
@@ -270,15 +268,10 @@ final class HpioFileChannel extends FileChannel {
      */
     private IoRequest submitAndWait(IoOperation operation) throws IOException {
         IoRequest request = hand(operation);
-        inFlight.add(request);
-        try {
-            if (!isOpen()) {   // closed between begin() and the submission: implCloseChannel may have missed it
-                engine.cancel(request);
-            }
-            IoRequests.awaitAllUninterruptibly(List.of(request));
-        } finally {
-            inFlight.remove(request);
+        if (!isOpen()) {   // closed between begin() and the submission: implCloseChannel may have missed it
+            engine.cancel(request);
         }
+        IoRequests.awaitAllUninterruptibly(List.of(request));
         if (!isOpen() || request.errno() == Errno.ECANCELED) {
             return null;
         }
@@ -470,9 +463,7 @@ final class HpioFileChannel extends FileChannel {
      */
     @Override
     protected void implCloseChannel() throws IOException {
-        for (IoRequest request : List.copyOf(inFlight)) {
-            engine.cancel(request);
-        }
+        engine.cancelAll(file);   // this channel's descriptor: its requests and no other's
         try {
             jdk.close();
         } finally {

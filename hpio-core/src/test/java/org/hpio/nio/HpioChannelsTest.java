@@ -107,6 +107,46 @@ class HpioChannelsTest {
     }
 
     @Test
+    void closingTheChannelCancelsItsReadsInFlightAndQueuedButNotAnotherChannelsOnTheSameEngine() throws Exception {
+        Path file = dir.resolve("f");
+        Files.write(file, FileChannelContract.bytes(0, 4096));
+        try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(
+                EngineConfig.defaults().withMaxInFlight(2))) {
+            FileChannel other = held.opener().open(file, READ);
+            FileChannel closing = held.opener().open(file, READ);
+            List<AtomicReference<Object>> outcomes = new ArrayList<>();
+            List<Thread> readers = new ArrayList<>();
+            for (FileChannel ch : List.of(other, closing, closing)) {   // the second of closing's is queued
+                AtomicReference<Object> outcome = new AtomicReference<>();
+                outcomes.add(outcome);
+                Thread reader = Thread.ofVirtual().start(() -> {
+                    try {
+                        // More than the file holds: not all of it is cached, so the read goes to the engine.
+                        outcome.set(ch.read(ByteBuffer.allocate(8192), 0));
+                    } catch (Throwable e) {
+                        outcome.set(e);
+                    }
+                });
+                readers.add(reader);
+                awaitParked(reader);
+            }
+            assertEquals(2, held.engine().inFlight(), "one of closing's reads waits for a place");
+            closing.close();
+            for (int i = 1; i < 3; i++) {
+                readers.get(i).join(10_000);
+                assertFalse(readers.get(i).isAlive(), "closing's reader " + i + " woke");
+                assertInstanceOf(AsynchronousCloseException.class, outcomes.get(i).get(), String.valueOf(outcomes.get(i).get()));
+            }
+            assertTrue(readers.get(0).isAlive(), "the other channel's read is left alone");
+            held.release().run();
+            readers.get(0).join(10_000);
+            assertEquals(4096, outcomes.get(0).get());
+            other.close();
+            assertEquals(0, held.engine().inFlight());
+        }
+    }
+
+    @Test
     void writesOutrunningTheDiskWaitAtTheStagingBoundInsteadOfGrowingMemory() throws Exception {
         long bound = 1 << 20;
         int size = 256 << 10;

@@ -5,6 +5,8 @@ import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -240,6 +242,43 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             }
         }
         return false;
+    }
+
+    /** See {@link IoEngine#cancel}. */
+    abstract boolean cancel(IoRequest request);
+
+    /**
+     * See {@link IoEngine#cancelAll}. The requests are gathered while no queued job moves into a place (this
+     * thread holds {@link #admittingWaiting}), so each is seen in the queue or in the live table, then cancelled
+     * wherever they are by then.
+     */
+    public final int cancelAll(NativeFile file) {
+        List<IoRequest> found = new ArrayList<>();
+        while (!admittingWaiting.compareAndSet(false, true)) {
+            Thread.onSpinWait();   // another thread moves queued jobs into places: a few field writes each
+        }
+        try {
+            for (WaitsForPlace entry : waitingForPlace) {
+                if (entry instanceof Job job && job.request.operation().file() == file) {
+                    found.add(job.request);
+                }
+            }
+            for (IoRequest request : live.requests()) {
+                if (request.operation().file() == file) {
+                    found.add(request);
+                }
+            }
+        } finally {
+            admittingWaiting.set(false);
+        }
+        admitWaiting();   // a place freed meanwhile was left to this thread
+        int asked = 0;
+        for (IoRequest request : found) {
+            if (cancel(request)) {
+                asked++;
+            }
+        }
+        return asked;
     }
 
     /** Completes a job that holds no place (a read done at once, a cancelled queued one): its file is let go. */

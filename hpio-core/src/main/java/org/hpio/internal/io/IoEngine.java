@@ -1,5 +1,7 @@
 package org.hpio.internal.io;
 
+import org.hpio.internal.sys.NativeFile;
+
 import java.io.IOException;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -79,6 +81,15 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
      * is already done or not of this engine.
      */
     boolean cancel(IoRequest request);
+
+    /**
+     * Asks for every request on {@code file} not yet done, in flight or queued for a place, to be cancelled, as
+     * {@link #cancel} does each; returns how many were asked. A request submitted while this runs may be
+     * missed: a caller that marks the file closed first and then calls this, and whose submitters look at that
+     * mark after they submit (cancelling their own request if set), misses none. Costs its callers nothing per
+     * request: the engine's own table of live requests and its queue are looked through.
+     */
+    int cancelAll(NativeFile file);
 
     /** Requests submitted and not yet completed. */
     int inFlight();

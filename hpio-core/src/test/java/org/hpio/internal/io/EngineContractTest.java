@@ -466,6 +466,33 @@ abstract class EngineContractTest {
     }
 
     @Test
+    void cancelAllCancelsTheFilesRequestsInFlightAndQueuedAndNoOther() throws Exception {
+        Blocked blocked = blocked(EngineConfig.defaults().withMaxInFlight(2), 1);
+        try (IoEngine small = blocked.engine()) {
+            IoOperation first = stuck();
+            NativeFile file = first.file();
+            IoRequest inFlight = small.submit(first);
+            IoRequest queued = small.submitToWait(IoOperation.read(file, arena.allocate(64), 0));
+            IoRequest another = small.submitToWait(stuck());
+            assertFalse(queued.isDone(), "no place for it yet");
+            assertEquals(2, small.cancelAll(file));
+            for (IoRequest r : List.of(inFlight, queued)) {
+                assertTrue(r.await(30, TimeUnit.SECONDS), r.toString());
+                assertEquals(Errno.ECANCELED, r.errno(), r.toString());
+            }
+            assertFalse(another.isDone(), "another file's request is left alone (it took the place freed)");
+            assertEquals(2, small.inFlight());
+            assertEquals(0, small.cancelAll(file), "nothing of the file is left");
+            for (IoRequest r : blocked.requests()) {
+                assertFalse(r.isDone());
+                assertTrue(small.cancel(r));
+            }
+            assertTrue(small.cancel(another));
+            assertTrue(another.await(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
     void aQueuedRequestTakesTheFirstPlaceFreed() throws Exception {
         Blocked blocked = blocked(EngineConfig.defaults().withMaxInFlight(1), 1);
         try (IoEngine small = blocked.engine()) {

@@ -1,11 +1,15 @@
 package org.hpio.internal.io;
 
 import org.hpio.internal.sys.Errno;
+import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Syscalls;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -17,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The contract on the portable engine. */
 class ThreadPoolEngineTest extends EngineContractTest {
     private final List<CountDownLatch> gates = new ArrayList<>();
+    private final List<NativeFile> files = new ArrayList<>();
 
     @Override
     IoEngine open(EngineConfig config) throws IOException {
@@ -43,10 +48,14 @@ class ThreadPoolEngineTest extends EngineContractTest {
         return new Blocked(gated, requests);
     }
 
-    /** A nop: on the engine of {@link #blocked} its workers never take it. */
+    /** A read of a file of its own: on the engine of {@link #blocked} its workers never take it. */
     @Override
-    IoOperation stuck() {
-        return IoOperation.nop();
+    IoOperation stuck() throws IOException {
+        Path path = dir.resolve("stuck-" + files.size());
+        Files.write(path, new byte[64]);
+        NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY);
+        files.add(file);
+        return IoOperation.read(file, arena.allocate(64), 0);
     }
 
     private ThreadPoolEngine gatedEngine(EngineConfig config) {
@@ -63,8 +72,11 @@ class ThreadPoolEngineTest extends EngineContractTest {
     }
 
     @AfterEach
-    void openGates() {
+    void openGates() throws IOException {
         gates.forEach(CountDownLatch::countDown);
+        for (NativeFile f : files) {
+            f.close();
+        }
     }
 
     @Override
