@@ -36,6 +36,13 @@ interface Completions {
     default void parking(boolean start) {
     }
 
+    /**
+     * Queued jobs were made live for threads that wait for them and may have parked already, perhaps while
+     * nothing was live (so nobody needed to retire completions then): someone must now.
+     */
+    default void queuedJobsAdmitted() {
+    }
+
     /** A listener was set on a request still in flight ({@code true}), or ran ({@code false}). */
     default void listener(boolean added) {
     }

@@ -188,6 +188,19 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     }
 
     private void admitWaitingNow() {
+        boolean admitted = false;
+        try {
+            admitted = admitQueued();
+        } finally {
+            if (admitted) {
+                queuedJobsAdmitted();
+            }
+        }
+    }
+
+    /** The loop of {@link #admitWaitingNow}; true when it made a queued job live. */
+    private boolean admitQueued() {
+        boolean admitted = false;
         while (!waitingForPlace.isEmpty()) {
             if (closing) {
                 WaitsForPlace next = waitingForPlace.poll();
@@ -199,12 +212,12 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
                 continue;
             }
             if (!permits.tryAcquire(1)) {
-                return;
+                return admitted;
             }
             WaitsForPlace next = waitingForPlace.poll();
             if (next == null) {
                 permits.release(1);
-                return;
+                return admitted;
             }
             if (next instanceof PlaceTicket ticket) {
                 if (!ticket.settle(PlaceTicket.GRANTED)) {
@@ -214,10 +227,12 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             }
             J job = queuedJob(next);
             live.add(job);
+            admitted = true;
             if (!injectedFault(job)) {
                 dispatch(job);
             }
         }
+        return admitted;
     }
 
     @SuppressWarnings("unchecked")   // the queue holds only this engine's jobs and tickets

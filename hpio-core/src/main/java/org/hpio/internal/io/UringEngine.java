@@ -707,6 +707,11 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     }
 
     @Override
+    public void queuedJobsAdmitted() {
+        attend();   // their waiters parked, maybe while nothing was live: the completion thread then slept
+    }
+
+    @Override
     public void listener(boolean added) {
         if (added) {
             listeners.incrementAndGet();
