@@ -270,7 +270,9 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     public final int cancelAll(NativeFile file) {
         List<IoRequest> found = new ArrayList<>();
         while (!admittingWaiting.compareAndSet(false, true)) {
-            Thread.onSpinWait();   // another thread moves queued jobs into places: a few field writes each
+            // Another thread moves queued jobs into places. It may be a virtual thread parked on a lock meanwhile:
+            // yield (a virtual thread gives its carrier up) rather than spin, or a single carrier never frees.
+            Thread.yield();
         }
         try {
             for (WaitsForPlace entry : waitingForPlace) {
