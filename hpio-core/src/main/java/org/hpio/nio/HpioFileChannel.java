@@ -459,7 +459,7 @@ final class HpioFileChannel extends FileChannel {
     /**
      * Cancels the requests in flight (their threads wake, once the kernel is done with their buffers, and
      * throw AsynchronousCloseException) and closes both descriptors; hpio's closes for good when the last
-     * request in flight lets go of it. Runs on the closing (or interrupting) thread; never waits.
+     * request in flight lets go of it. Runs on the closing (or interrupting) thread; never waits for a request.
      */
     @Override
     protected void implCloseChannel() throws IOException {
