@@ -263,40 +263,48 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
     abstract boolean cancel(IoRequest request);
 
     /**
-     * See {@link IoEngine#cancelAll}. The requests are gathered while no queued job moves into a place (this
-     * thread holds {@link #admittingWaiting}), so each is seen in the queue or in the live table, then cancelled
-     * wherever they are by then.
+     * See {@link IoEngine#cancelAll}. Looks through the queue and the live table without holding up admission
+     * (holding {@link #admittingWaiting} over a scan of thousands of queued jobs let every place drain: the
+     * engine then sat idle with its readers queued). A request met while it moves from the queue to a place
+     * (cancel finds it in neither for a moment) is asked again until it is cancelled or done.
      */
     public final int cancelAll(NativeFile file) {
         List<IoRequest> found = new ArrayList<>();
-        while (!admittingWaiting.compareAndSet(false, true)) {
-            // Another thread moves queued jobs into places. It may be a virtual thread parked on a lock meanwhile:
-            // yield (a virtual thread gives its carrier up) rather than spin, or a single carrier never frees.
-            Thread.yield();
-        }
-        try {
-            for (WaitsForPlace entry : waitingForPlace) {
-                if (entry instanceof Job job && job.request.operation().file() == file) {
-                    found.add(job.request);
-                }
+        for (WaitsForPlace entry : waitingForPlace) {
+            if (entry instanceof Job job && job.request.operation().file() == file) {
+                found.add(job.request);
             }
-            for (IoRequest request : live.requests()) {
-                if (request.operation().file() == file) {
-                    found.add(request);
-                }
-            }
-        } finally {
-            admittingWaiting.set(false);
         }
-        admitWaiting();   // a place freed meanwhile was left to this thread
+        for (IoRequest request : live.requests()) {
+            if (request.operation().file() == file) {
+                found.add(request);
+            }
+        }
         int asked = 0;
         for (IoRequest request : found) {
-            if (cancel(request)) {
+            if (cancelMoving(request)) {
                 asked++;
             }
         }
         return asked;
     }
+
+    /** Cancels {@code request}, asking again for a moment while it is neither queued nor live yet (moving). */
+    private boolean cancelMoving(IoRequest request) {
+        long deadline = System.nanoTime() + MOVE_NANOS;
+        while (true) {
+            if (cancel(request)) {
+                return true;
+            }
+            if (request.isDone() || System.nanoTime() > deadline) {
+                return false;   // done, or not this engine's to cancel: it completes by itself
+            }
+            Thread.yield();   // a virtual thread gives its carrier to the thread moving it
+        }
+    }
+
+    /** How long {@link #cancelAll} asks again for a request on its way from the queue to a place. */
+    private static final long MOVE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     /** Completes a job that holds no place (a read done at once, a cancelled queued one): its file is let go. */
     private static void completeWithoutPlace(Job job, long bytes, int errno) {

@@ -85,9 +85,11 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
     /**
      * Asks for every request on {@code file} not yet done, in flight or queued for a place, to be cancelled, as
      * {@link #cancel} does each; returns how many were asked. A request submitted while this runs may be
-     * missed: a caller that marks the file closed first and then calls this, and whose submitters look at that
-     * mark after they submit (cancelling their own request if set), misses none. Costs its callers nothing per
-     * request: the engine's own table of live requests and its queue are looked through.
+     * missed (a caller that marks the file closed first, and whose submitters look at that mark after they
+     * submit, cancelling their own request if set, misses none of those), and so may one that a preempted
+     * thread was moving from the queue to a place the whole time: such a request completes as usual. Costs its
+     * callers nothing per request, and holds up no admission: the engine's own queue and table of live
+     * requests are looked through.
      */
     int cancelAll(NativeFile file);
 

@@ -229,13 +229,14 @@ class UringWaitingTest {
 
     /**
      * Ten thousand virtual threads queue for the shared engine's 256 places (submitToWait, as a blocking channel
-     * read does) with reads that go to the device (O_DIRECT), for a few seconds: the jobs that take freed places
-     * are made live by whoever frees them, for threads that parked long before. Every reader must finish, every
-     * block right. A liveness stress in the shape of {@code bench nio}'s 10,000-reader row, where the completion
-     * thread once slept through such an admission at a moment when nothing else was live and every reader
-     * waited for ever, 256 completions posted and nobody reaping (fixed by {@link Completions#queuedJobsAdmitted};
-     * the bench row hung in 3 of 5 runs without it). This test did not hit that hang in 6 runs without the fix:
-     * it guards liveness in general, not that interleaving.
+     * read does) with reads that go to the device (O_DIRECT), for a few seconds, while a platform thread keeps
+     * cancelling everything of another file (as closing a channel does; the JDK itself reads /proc files through
+     * the default provider). Every reader must finish, every block right. This is how {@code bench nio}'s
+     * 10,000-reader row hung: the cancelling thread held up admission while it looked through the queue, every
+     * place drained and every reader parked with nothing live, so the completion thread slept; the cancelling
+     * thread then admitted 256 queued jobs and waited for none of them. Checked: with neither
+     * {@link EngineBase#cancelAll}'s scan without holding up admission nor {@link Completions#queuedJobsAdmitted},
+     * 3 of 4 runs here stuck (both ring kinds); with either, or both, none in 10.
      */
     @Test
     void tenThousandVirtualThreadsQueuedForThePlacesAllFinish() throws Exception {
@@ -273,6 +274,14 @@ class UringWaitingTest {
                         failure.compareAndSet(null, e);
                     }
                 }));
+            }
+            // Meanwhile a platform thread cancels everything of another file, as closing a channel does (the JDK
+            // reads /proc files through the default provider): it must not hold up the queue.
+            try (NativeFile other = NativeFile.open(data, Syscalls.O_RDONLY)) {
+                while (System.nanoTime() < stop) {
+                    shared.cancelAll(other);
+                    Thread.sleep(1);
+                }
             }
             long deadline = stop + TimeUnit.SECONDS.toNanos(60);
             for (Thread r : readers) {
