@@ -236,7 +236,7 @@ class UringWaitingTest {
      * place drained and every reader parked with nothing live, so the completion thread slept; the cancelling
      * thread then admitted 256 queued jobs and waited for none of them. Checked: with neither
      * {@link EngineBase#cancelAll}'s scan without holding up admission nor {@link Completions#queuedJobsAdmitted},
-     * 3 of 4 runs here stuck (both ring kinds); with either, or both, none in 10.
+     * 3 of 4 runs here stuck (both ring kinds); with either, or both, none in 14.
      */
     @Test
     void tenThousandVirtualThreadsQueuedForThePlacesAllFinish() throws Exception {
