@@ -5,9 +5,10 @@ import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -269,7 +270,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
      * (cancel finds it in neither for a moment) is asked again until it is cancelled or done.
      */
     public final int cancelAll(NativeFile file) {
-        List<IoRequest> found = new ArrayList<>();
+        Set<IoRequest> found = Collections.newSetFromMap(new IdentityHashMap<>());   // one moving is seen twice
         for (WaitsForPlace entry : waitingForPlace) {
             if (entry instanceof Job job && job.request.operation().file() == file) {
                 found.add(job.request);
