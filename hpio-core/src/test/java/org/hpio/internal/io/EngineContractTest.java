@@ -368,6 +368,12 @@ abstract class EngineContractTest {
         }
     }
 
+    /** Cancels {@code request} (which must still be cancellable) and waits until it completed. */
+    static void cancelAndAwait(IoEngine on, IoRequest request) throws InterruptedException {
+        assertTrue(on.cancel(request), "not cancellable: " + request);
+        assertTrue(request.await(30, TimeUnit.SECONDS), "cancelled but not completed: " + request);
+    }
+
     /** A thread of {@code kind} calling {@code submit}, started now; returns once its call queues for a place. */
     static FutureTask<IoRequest> startQueued(Thread.Builder kind, IoEngine on, Callable<IoRequest> submit,
                                              int queuedWithIt) throws InterruptedException {
@@ -392,23 +398,19 @@ abstract class EngineContractTest {
                 FutureTask<IoRequest> waiting = startQueued(kind, small, () -> small.submit(op), 2);
                 IoRequest after = small.submitToWait(stuck());
                 for (IoRequest r : blocked.requests()) {
-                    assertTrue(small.cancel(r));
-                    assertTrue(r.await(30, TimeUnit.SECONDS));
+                    cancelAndAwait(small, r);
                 }
                 assertFalse(before.isDone(), "the first in line took the place freed");
-                assertTrue(small.cancel(before));
-                assertTrue(before.await(30, TimeUnit.SECONDS));
+                cancelAndAwait(small, before);
                 // The next place freed is the waiting thread's: before this change the request queued after it
                 // took every one, and the thread waited for as long as requests kept coming.
                 IoRequest mine = waiting.get(30, TimeUnit.SECONDS);
                 assertFalse(mine.isDone());
                 assertFalse(after.isDone(), "the request queued after the thread must still wait");
                 assertEquals(1, small.inFlight());
-                assertTrue(small.cancel(mine));
-                assertTrue(mine.await(30, TimeUnit.SECONDS));
+                cancelAndAwait(small, mine);
                 assertEquals(Errno.ECANCELED, mine.errno());
-                assertTrue(small.cancel(after));
-                assertTrue(after.await(30, TimeUnit.SECONDS));
+                cancelAndAwait(small, after);
             }
         }
     }
@@ -436,13 +438,11 @@ abstract class EngineContractTest {
             assertTrue(stillInterrupted[0], "the interrupt status is kept");
             assertEquals(1, ((EngineBase<?>) small).queuedForPlace(), "the thread left the queue");
             for (IoRequest r : blocked.requests()) {
-                assertTrue(small.cancel(r));
-                assertTrue(r.await(30, TimeUnit.SECONDS));
+                cancelAndAwait(small, r);
             }
             assertEquals(1, small.inFlight(), "the place went to the request queued after the thread");
             assertFalse(after.isDone());
-            assertTrue(small.cancel(after));
-            assertTrue(after.await(30, TimeUnit.SECONDS));
+            cancelAndAwait(small, after);
             assertEquals(0, small.inFlight());
         }
     }
@@ -487,8 +487,7 @@ abstract class EngineContractTest {
                 assertFalse(r.isDone());
                 assertTrue(small.cancel(r));
             }
-            assertTrue(small.cancel(another));
-            assertTrue(another.await(30, TimeUnit.SECONDS));
+            cancelAndAwait(small, another);
         }
     }
 

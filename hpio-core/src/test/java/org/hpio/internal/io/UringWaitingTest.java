@@ -21,6 +21,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntPredicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -186,9 +187,7 @@ class UringWaitingTest {
     @Test
     void virtualThreadsUnderLoadLeaveTheirEntriesToTheCompletionThreadAndEveryReadIsRight() throws Exception {
         Path data = dir.resolve("data");
-        byte[] bytes = new byte[1 << 20];
-        new SplittableRandom(7).nextBytes(bytes);
-        Files.write(data, bytes);
+        byte[] bytes = EngineContractTest.writeRandomFile(data, 7, 1 << 20);
         System.setProperty(UringEngine.DEFER_PROPERTY, "2");   // defer with more than 2 in flight
         IoEngine deferring;
         try {
@@ -198,31 +197,8 @@ class UringWaitingTest {
         }
         AtomicReference<Throwable> failure = new AtomicReference<>();
         try (deferring; NativeFile file = NativeFile.open(data, Syscalls.O_RDONLY)) {
-            List<Thread> readers = new ArrayList<>();
-            for (int t = 0; t < 64; t++) {
-                int seed = t;
-                readers.add(Thread.ofVirtual().start(() -> {
-                    SplittableRandom random = new SplittableRandom(seed);
-                    try (Arena mine = Arena.ofConfined()) {
-                        var buffer = mine.allocate(512);
-                        for (int i = 0; i < 200; i++) {
-                            int at = random.nextInt(bytes.length / 512) * 512;
-                            IoRequest r = deferring.submit(IoOperation.read(file, buffer, at));
-                            r.await();
-                            if (r.resultOrThrow() != 512 || !Arrays.equals(buffer.toArray(
-                                    ValueLayout.JAVA_BYTE), Arrays.copyOfRange(bytes, at, at + 512))) {
-                                throw new AssertionError("read at " + at + " is wrong");
-                            }
-                        }
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }));
-            }
-            for (Thread r : readers) {
-                r.join(60_000);
-                assertFalse(r.isAlive(), "a reader is stuck");
-            }
+            List<Thread> readers = startCheckedReaders(64, 512, file, bytes, deferring::submit, i -> i < 200, failure);
+            awaitReaders(readers, System.nanoTime() + TimeUnit.SECONDS.toNanos(60), deferring);
         }
         assertNull(failure.get());
     }
@@ -241,9 +217,7 @@ class UringWaitingTest {
     @Test
     void tenThousandVirtualThreadsQueuedForThePlacesAllFinish() throws Exception {
         Path data = dir.resolve("queued-data");
-        byte[] bytes = new byte[64 << 20];
-        new SplittableRandom(11).nextBytes(bytes);
-        Files.write(data, bytes);
+        byte[] bytes = EngineContractTest.writeRandomFile(data, 11, 64 << 20);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         NativeFile file;
         try {
@@ -254,27 +228,8 @@ class UringWaitingTest {
         }
         long stop = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
         try (IoEngine shared = open(EngineConfig.defaults()); file) {
-            List<Thread> readers = new ArrayList<>();
-            for (int t = 0; t < 10_000; t++) {
-                int seed = t;
-                readers.add(Thread.ofVirtual().start(() -> {
-                    SplittableRandom random = new SplittableRandom(seed);
-                    try (Arena mine = Arena.ofConfined()) {
-                        var buffer = mine.allocate(4096, 4096);
-                        while (System.nanoTime() < stop) {
-                            int at = random.nextInt(bytes.length / 4096) * 4096;
-                            IoRequest r = shared.submitToWait(IoOperation.read(file, buffer, at));
-                            r.await();
-                            if (r.resultOrThrow() != 4096 || !Arrays.equals(buffer.toArray(
-                                    ValueLayout.JAVA_BYTE), Arrays.copyOfRange(bytes, at, at + 4096))) {
-                                throw new AssertionError("read at " + at + " is wrong");
-                            }
-                        }
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }));
-            }
+            List<Thread> readers = startCheckedReaders(10_000, 4096, file, bytes, shared::submitToWait,
+                    i -> System.nanoTime() < stop, failure);
             // Meanwhile a platform thread cancels everything of another file, as closing a channel does (the JDK
             // reads /proc files through the default provider): it must not hold up the queue.
             try (NativeFile other = NativeFile.open(data, Syscalls.O_RDONLY)) {
@@ -283,13 +238,55 @@ class UringWaitingTest {
                     Thread.sleep(1);
                 }
             }
-            long deadline = stop + TimeUnit.SECONDS.toNanos(60);
-            for (Thread r : readers) {
-                r.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-                assertFalse(r.isAlive(), "a reader is stuck: " + shared.inFlight() + " in flight");
-            }
+            awaitReaders(readers, stop + TimeUnit.SECONDS.toNanos(60), shared);
         }
         assertNull(failure.get());
+    }
+
+    /** How a reader hands its read to the engine ({@code submit} or {@code submitToWait}). */
+    @FunctionalInterface
+    private interface Submission {
+        IoRequest of(IoOperation read) throws IOException;
+    }
+
+    /**
+     * {@code threads} virtual threads, each reading {@code block}-sized blocks at random aligned offsets of
+     * {@code file} (whose contents are {@code bytes}) through {@code submission} while {@code more} holds for the
+     * count of its reads so far, and checking every block; the first failure goes to {@code failure}.
+     */
+    private static List<Thread> startCheckedReaders(int threads, int block, NativeFile file, byte[] bytes,
+                                                    Submission submission, IntPredicate more,
+                                                    AtomicReference<Throwable> failure) {
+        List<Thread> readers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int seed = t;
+            readers.add(Thread.ofVirtual().start(() -> {
+                SplittableRandom random = new SplittableRandom(seed);
+                try (Arena mine = Arena.ofConfined()) {
+                    var buffer = mine.allocate(block, block);
+                    for (int i = 0; more.test(i); i++) {
+                        int at = random.nextInt(bytes.length / block) * block;
+                        IoRequest r = submission.of(IoOperation.read(file, buffer, at));
+                        r.await();
+                        if (r.resultOrThrow() != block || !Arrays.equals(buffer.toArray(
+                                ValueLayout.JAVA_BYTE), Arrays.copyOfRange(bytes, at, at + block))) {
+                            throw new AssertionError("read at " + at + " is wrong");
+                        }
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }));
+        }
+        return readers;
+    }
+
+    /** Waits until every reader ended, by {@code deadlineNanos} (System.nanoTime) at the latest; fails if one is stuck. */
+    private static void awaitReaders(List<Thread> readers, long deadlineNanos, IoEngine on) throws InterruptedException {
+        for (Thread r : readers) {
+            r.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+            assertFalse(r.isAlive(), "a reader is stuck: " + on.inFlight() + " in flight");
+        }
     }
 
     /** Waits (up to 30 s) until {@code thread} is in {@code state}; fails naming the state it is in otherwise. */
