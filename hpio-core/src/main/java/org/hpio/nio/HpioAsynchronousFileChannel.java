@@ -71,8 +71,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
 
     /**
      * Opens {@code path} (a path of {@code jdkProvider}): the JDK's channel first (validation, creation,
-     * truncation, exceptions), then hpio's descriptor on the same file. A file that is not regular gets the
-     * JDK's channel alone.
+     * truncation, exceptions), then hpio's descriptor on the same file. A file the engine does not serve (see
+     * {@link NativeFiles#servedByEngine}) gets the JDK's channel alone.
      */
     static AsynchronousFileChannel open(IoEngine engine, FileSystemProvider jdkProvider, Path path,
                                         Set<? extends OpenOption> openOptions, ExecutorService executor,
@@ -80,7 +80,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         ChannelOptions options = ChannelOptions.of(openOptions);
         AsynchronousFileChannel jdk = jdkProvider.newAsynchronousFileChannel(path, options.forJdk(), executor, attrs);
         try {
-            if (!NativeFiles.isRegularFile(jdkProvider, path)) {
+            if (!NativeFiles.servedByEngine(jdkProvider, path)) {
                 return jdk;
             }
             NativeFile file = NativeFiles.open(jdkProvider, path, options);

@@ -50,7 +50,10 @@ public final class HpioChannels {
         return Holder.PROVIDER.newAsynchronousFileChannel(local(path), options, executor, attrs);
     }
 
-    /** Whether {@code channel} is served by hpio's engine (false for the JDK's, and for files that are not regular). */
+    /**
+     * Whether {@code channel} is served by hpio's engine (false for the JDK's, for files that are not regular,
+     * and for files of pseudo file systems such as /proc).
+     */
     public static boolean isHpio(Object channel) {
         return channel instanceof HpioFileChannel || channel instanceof HpioAsynchronousFileChannel;
     }

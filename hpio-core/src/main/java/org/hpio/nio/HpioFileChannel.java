@@ -58,15 +58,15 @@ final class HpioFileChannel extends FileChannel {
 
     /**
      * Opens {@code path} (a path of {@code jdkProvider}): the JDK's channel first (validation, creation,
-     * truncation, exceptions), then hpio's descriptor on the same file. A file that is not regular (a pipe, a
-     * device) gets the JDK's channel alone.
+     * truncation, exceptions), then hpio's descriptor on the same file. A file the engine does not serve (a pipe,
+     * a device, a /proc file: {@link NativeFiles#servedByEngine}) gets the JDK's channel alone.
      */
     static FileChannel open(IoEngine engine, FileSystemProvider jdkProvider, Path path,
                             Set<? extends OpenOption> openOptions, FileAttribute<?>... attrs) throws IOException {
         ChannelOptions options = ChannelOptions.of(openOptions);
         FileChannel jdk = jdkProvider.newFileChannel(path, options.forJdk(), attrs);
         try {
-            if (!NativeFiles.isRegularFile(jdkProvider, path)) {
+            if (!NativeFiles.servedByEngine(jdkProvider, path)) {
                 return jdk;
             }
             NativeFile file = NativeFiles.open(jdkProvider, path, options);

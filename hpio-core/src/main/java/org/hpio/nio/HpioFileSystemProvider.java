@@ -33,7 +33,8 @@ import static org.hpio.nio.HpioPath.unwrap;
 /**
  * The platform's default {@link FileSystemProvider} with hpio's engine behind its channels:
  * {@link #newFileChannel}, {@link #newAsynchronousFileChannel} and {@link #newByteChannel} open hpio's channels
- * on regular files; everything else is the wrapped provider's, unchanged.
+ * on regular files (not those of pseudo file systems such as /proc and /sys); everything else is the wrapped
+ * provider's, unchanged.
  *
  * <p>Installed for the whole JVM:
  * <pre>{@code java -Djava.nio.file.spi.DefaultFileSystemProvider=org.hpio.nio.HpioFileSystemProvider ...}</pre>

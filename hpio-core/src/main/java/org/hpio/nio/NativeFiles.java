@@ -1,11 +1,14 @@
 package org.hpio.nio;
 
+import org.hpio.internal.sys.FileSystemType;
+import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.spi.FileSystemProvider;
+import java.util.Set;
 
 /** hpio's own descriptor beside the JDK's channel on the same file. */
 final class NativeFiles {
@@ -13,11 +16,38 @@ final class NativeFiles {
     }
 
     /**
-     * Whether {@code path} (already opened by the JDK's channel) is a regular file: only those get hpio's
-     * engine, whose positional requests a pipe, a device or a /proc file may not take.
+     * Pseudo file systems by the type name the JDK's {@code FileStore} gives them: {@link #servedByEngine}'s
+     * answer where native calls are off (statfs(2) is a native call).
      */
-    static boolean isRegularFile(FileSystemProvider jdkProvider, Path path) throws IOException {
-        return jdkProvider.readAttributes(path, BasicFileAttributes.class).isRegularFile();
+    private static final Set<String> PSEUDO_STORE_TYPES = Set.of("proc", "sysfs", "cgroup", "cgroup2", "debugfs",
+            "tracefs", "securityfs", "configfs", "bpf", "efivarfs", "pstore", "selinuxfs", "smackfs", "fusectl",
+            "binfmt_misc", "nsfs");
+
+    /**
+     * Whether {@code path} (already opened by the JDK's channel) gets hpio's engine: a regular file on a file
+     * system that keeps data (on a device or in memory). A pipe, a device, or a file the kernel makes up as it
+     * is read (procfs, sysfs: regular by their mode) gets the JDK's channel alone. Such reads never wait for a
+     * device, so the engine gains nothing on them, and they are often the JDK's own (its
+     * {@code OperatingSystemMXBean} reads /proc through the default provider) at a moment when the engine's
+     * places are full of the application's load: they must not queue behind it.
+     */
+    static boolean servedByEngine(FileSystemProvider jdkProvider, Path path) throws IOException {
+        if (!jdkProvider.readAttributes(path, BasicFileAttributes.class).isRegularFile()) {
+            return false;
+        }
+        if (NativeAccess.available()) {
+            return !FileSystemType.isPseudo(FileSystemType.of(path.toString()));
+        }
+        return !isPseudoStore(jdkProvider, path);
+    }
+
+    /** By the JDK's file store; a file whose mount the JDK cannot name is taken to be on a real file system. */
+    static boolean isPseudoStore(FileSystemProvider jdkProvider, Path path) {
+        try {
+            return PSEUDO_STORE_TYPES.contains(jdkProvider.getFileStore(path).type());
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /**

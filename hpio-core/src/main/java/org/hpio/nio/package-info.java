@@ -34,7 +34,8 @@
  * and every open exception are the JDK's), then its own descriptor for the engine. Size, truncate, locks
  * (JVM-wide overlap checks, {@link java.nio.channels.OverlappingFileLockException}), {@code map} and transfers
  * go to the JDK's channel; locks are reported as acquired by hpio's channel. Files that are not regular
- * (pipes, devices) get the JDK's channel alone.
+ * (pipes, devices), and files of pseudo file systems (procfs, sysfs, cgroup, ...: made up as they are read,
+ * so never waiting for a device, and often read by the JDK itself), get the JDK's channel alone.
  *
  * <h2>At JVM exit</h2>
  * hpio's shutdown hook closes the engine while other hooks may still use files: from then on new channels are

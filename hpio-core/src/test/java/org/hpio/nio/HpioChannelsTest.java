@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
@@ -381,6 +382,67 @@ class HpioChannelsTest {
             assertFalse(HpioChannels.isHpio(ch), "a device gets the JDK's channel");
             assertEquals(-1, ch.read(ByteBuffer.allocate(1)));
         }
+    }
+
+    @Test
+    void filesOfPseudoFileSystemsGetTheJdksChannelAndNeverQueueBehindAFullEngine() throws Exception {
+        Path file = dir.resolve("f");
+        Files.write(file, FileChannelContract.bytes(0, 4096));
+        Path proc = Path.of("/proc/self/status");
+        try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(
+                EngineConfig.defaults().withMaxInFlight(1))) {
+            try (FileChannel regular = held.opener().open(file, READ)) {
+                assertTrue(HpioChannels.isHpio(regular), "a regular file on a disk file system");
+                AtomicReference<Object> outcome = new AtomicReference<>();
+                Thread reader = Thread.ofVirtual().start(() -> {
+                    try {
+                        outcome.set(regular.read(ByteBuffer.allocate(8192), 0));   // takes the engine's one place
+                    } catch (Throwable e) {
+                        outcome.set(e);
+                    }
+                });
+                awaitParked(reader);
+                assertEquals(1, held.engine().inFlight());
+                // The JDK's OperatingSystemMXBean reads /proc so, through the default provider, on any thread.
+                CompletableFuture<byte[]> procRead = CompletableFuture.supplyAsync(() -> {
+                    try (FileChannel ch = held.opener().open(proc, READ)) {
+                        assertFalse(HpioChannels.isHpio(ch), "a /proc file gets the JDK's channel");
+                        ByteBuffer dst = ByteBuffer.allocate(1 << 16);
+                        while (ch.read(dst) > 0) {
+                            assertTrue(dst.hasRemaining(), "/proc/self/status fits in 64 KiB");
+                        }
+                        return Arrays.copyOf(dst.array(), dst.position());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }, runnable -> Thread.ofPlatform().daemon().start(runnable));
+                String status = new String(procRead.get(30, TimeUnit.SECONDS));   // with the engine still full
+                assertTrue(status.contains("Threads:"), status);
+                assertEquals(1, held.engine().inFlight(), "the place is still the regular file's");
+                held.release().run();
+                reader.join(10_000);
+                assertEquals(4096, outcome.get());
+            }
+            try (AsynchronousFileChannel ch = held.opener().openAsync(proc, Set.of(READ), null)) {
+                assertFalse(HpioChannels.isHpio(ch));
+                ByteBuffer dst = ByteBuffer.allocate(1 << 16);
+                assertTrue(ch.read(dst, 0).get(30, TimeUnit.SECONDS) > 0);
+            }
+            Path sysfs = Path.of("/sys/devices/system/cpu/online");
+            if (Files.isReadable(sysfs)) {
+                try (FileChannel ch = held.opener().open(sysfs, READ)) {
+                    assertFalse(HpioChannels.isHpio(ch), "a sysfs file gets the JDK's channel");
+                }
+            }
+        }
+    }
+
+    @Test
+    void withoutNativeCallsPseudoFileSystemsAreKnownByTheJdksFileStore() throws Exception {
+        var jdk = FileSystems.getDefault().provider();
+        assertTrue(NativeFiles.isPseudoStore(jdk, Path.of("/proc/self/status")));
+        assertTrue(NativeFiles.isPseudoStore(jdk, Path.of("/sys/kernel")));
+        assertFalse(NativeFiles.isPseudoStore(jdk, Files.write(dir.resolve("f"), new byte[1])));
     }
 
     @Test
