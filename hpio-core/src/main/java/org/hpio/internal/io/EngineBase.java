@@ -606,7 +606,12 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             job.lease.close();
         }
         releasePlace();
-        job.request.complete(bytes, errno);
+        deliver(job.request, bytes, errno);
+    }
+
+    /** Hands {@code request} its result (its waiters and listener run): at once here; an engine may hold it a moment. */
+    void deliver(IoRequest request, long bytes, int errno) {
+        request.complete(bytes, errno);
     }
 
     public final int inFlight() {
