@@ -41,6 +41,45 @@ record ChannelOptions(boolean readable, boolean writable, boolean append, boolea
                 && e.getDeclaringClass().getName().equals("com.sun.nio.file.ExtendedOpenOption");
     }
 
+    /**
+     * The options of the JDK's channel when it serves the file alone (a file hpio's engine does not serve, see
+     * {@link NativeFiles#servedByEngine}): {@link #forJdk} with DELETE_ON_CLOSE, and O_DIRECT as the JDK's own
+     * {@code ExtendedOpenOption.DIRECT}, so that neither is dropped (O_DIRECT then works on a block device and
+     * is refused where the kernel refuses it, as on /proc).
+     *
+     * @throws UnsupportedOperationException O_DIRECT was asked for and this runtime lacks the JDK's option
+     */
+    Set<OpenOption> forJdkAlone() {
+        Set<OpenOption> alone = new HashSet<>(forJdk);
+        if (deleteOnClose) {
+            alone.add(StandardOpenOption.DELETE_ON_CLOSE);
+        }
+        if (direct) {
+            alone.add(jdkDirect());
+        }
+        return alone;
+    }
+
+    /**
+     * {@code com.sun.nio.file.ExtendedOpenOption.DIRECT} (module jdk.unsupported), found by name: hpio does
+     * not depend on that module, which every JDK has unless an image was linked without it.
+     */
+    private static OpenOption jdkDirect() {
+        try {
+            Class<?> type = Class.forName("com.sun.nio.file.ExtendedOpenOption");
+            for (Object constant : type.getEnumConstants()) {
+                if (constant instanceof OpenOption option && isJdkDirect(option)) {
+                    return option;
+                }
+            }
+        } catch (ClassNotFoundException e) {
+            // below
+        }
+        throw new UnsupportedOperationException("O_DIRECT on a file hpio's engine does not serve (a device, a "
+                + "pipe, a pseudo file system's file) needs the JDK's ExtendedOpenOption.DIRECT (module "
+                + "jdk.unsupported), which this runtime lacks");
+    }
+
     /** The flags of hpio's own descriptor: access mode, O_DIRECT, O_DSYNC, O_SYNC (the JDK's open created it). */
     int nativeFlags() {
         int flags = readable && writable ? Syscalls.O_RDWR : writable ? Syscalls.O_WRONLY : Syscalls.O_RDONLY;

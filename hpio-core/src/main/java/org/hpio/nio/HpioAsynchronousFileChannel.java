@@ -72,7 +72,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     /**
      * Opens {@code path} (a path of {@code jdkProvider}): the JDK's channel first (validation, creation,
      * truncation, exceptions), then hpio's descriptor on the same file. A file the engine does not serve (see
-     * {@link NativeFiles#servedByEngine}) gets the JDK's channel alone.
+     * {@link NativeFiles#servedByEngine}) gets the JDK's channel alone, with every option (see
+     * {@link HpioFileChannel#open}).
      */
     static AsynchronousFileChannel open(IoEngine engine, FileSystemProvider jdkProvider, Path path,
                                         Set<? extends OpenOption> openOptions, ExecutorService executor,
@@ -81,7 +82,11 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         AsynchronousFileChannel jdk = jdkProvider.newAsynchronousFileChannel(path, options.forJdk(), executor, attrs);
         try {
             if (!NativeFiles.servedByEngine(jdkProvider, path)) {
-                return jdk;
+                if (!options.direct() && !options.deleteOnClose()) {
+                    return jdk;
+                }
+                jdk.close();   // opened again with the two options hpio's descriptor would have carried
+                return jdkProvider.newAsynchronousFileChannel(path, options.forJdkAlone(), executor, attrs);
             }
             NativeFile file = NativeFiles.open(jdkProvider, path, options);
             return new HpioAsynchronousFileChannel(engine, file, jdk, executor, options);

@@ -59,7 +59,10 @@ final class HpioFileChannel extends FileChannel {
     /**
      * Opens {@code path} (a path of {@code jdkProvider}): the JDK's channel first (validation, creation,
      * truncation, exceptions), then hpio's descriptor on the same file. A file the engine does not serve (a pipe,
-     * a device, a /proc file: {@link NativeFiles#servedByEngine}) gets the JDK's channel alone.
+     * a device, a /proc file: {@link NativeFiles#servedByEngine}) gets the JDK's channel alone, with every option
+     * ({@link ChannelOptions#forJdkAlone}), opened again when it has one that only hpio's descriptor would have
+     * carried (the first open created nothing then: what it creates is a regular file beside others the engine
+     * serves, short of a directory on a pseudo file system that lets a program create files).
      */
     static FileChannel open(IoEngine engine, FileSystemProvider jdkProvider, Path path,
                             Set<? extends OpenOption> openOptions, FileAttribute<?>... attrs) throws IOException {
@@ -67,7 +70,11 @@ final class HpioFileChannel extends FileChannel {
         FileChannel jdk = jdkProvider.newFileChannel(path, options.forJdk(), attrs);
         try {
             if (!NativeFiles.servedByEngine(jdkProvider, path)) {
-                return jdk;
+                if (!options.direct() && !options.deleteOnClose()) {
+                    return jdk;
+                }
+                jdk.close();   // opened again with the two options hpio's descriptor would have carried
+                return jdkProvider.newFileChannel(path, options.forJdkAlone(), attrs);
             }
             NativeFile file = NativeFiles.open(jdkProvider, path, options);
             return new HpioFileChannel(engine, file, jdk, options);

@@ -21,6 +21,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -35,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static java.nio.file.StandardOpenOption.CREATE;
+import static java.nio.file.StandardOpenOption.DELETE_ON_CLOSE;
 import static java.nio.file.StandardOpenOption.READ;
 import static java.nio.file.StandardOpenOption.WRITE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -42,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What hpio's channels promise beyond the JDK's contract: parking, bounded memory, O_DIRECT, the provider. */
@@ -434,6 +437,29 @@ class HpioChannelsTest {
                     assertFalse(HpioChannels.isHpio(ch), "a sysfs file gets the JDK's channel");
                 }
             }
+        }
+    }
+
+    @Test
+    void aFileTheEngineDoesNotServeGetsTheJdksChannelWithEveryOption() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor() == 0,
+                "mkfifo is missing");
+        try (Implementation.Running running = Implementation.HPIO_THREADS.start(EngineConfig.defaults())) {
+            try (FileChannel ch = running.opener().open(fifo, READ, WRITE, DELETE_ON_CLOSE)) {
+                assertFalse(HpioChannels.isHpio(ch), "a pipe gets the JDK's channel");
+                ch.write(ByteBuffer.wrap(new byte[] {7}));
+                ByteBuffer one = ByteBuffer.allocate(1);
+                assertEquals(1, ch.read(one));
+                assertEquals(7, one.get(0));
+            }
+            assertFalse(Files.exists(fifo, LinkOption.NOFOLLOW_LINKS), "DELETE_ON_CLOSE reached the JDK's channel");
+            // O_DIRECT is the kernel's to refuse on /proc (EINVAL), as it is when the JDK opens the file so:
+            // never dropped in silence.
+            Path proc = Path.of("/proc/self/status");
+            assertThrows(IOException.class, () -> running.opener().open(proc, READ, HpioOpenOption.DIRECT));
+            assertThrows(IOException.class, () -> running.opener().openAsync(proc, Set.of(READ, HpioOpenOption.DIRECT), null));
+            assertThrows(IOException.class, () -> Opener.JDK.open(proc, READ, ManyVirtualReaders.jdkDirect()));
         }
     }
 

@@ -100,7 +100,7 @@ public final class ManyVirtualReaders {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static OpenOption jdkDirect() throws ClassNotFoundException {
+    static OpenOption jdkDirect() throws ClassNotFoundException {
         return (OpenOption) Enum.valueOf((Class) Class.forName("com.sun.nio.file.ExtendedOpenOption"), "DIRECT");
     }
 }
