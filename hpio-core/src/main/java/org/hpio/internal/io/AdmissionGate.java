@@ -1,5 +1,7 @@
 package org.hpio.internal.io;
 
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -11,8 +13,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * counted here too, but whoever waits for one of its places queues in the engine ({@code EngineBase}).
  * Units fit when they stay within the limit, or when nothing is held (one demand larger than the whole bound is
  * admitted alone). At the bound, {@link #acquire} fails at once (fail-fast) or waits as its caller's
- * {@link Wait} says: helping retire the completions that free units, or parking on this gate. Every unit taken
- * is given back by one {@link #release}. Thread-safe.
+ * {@link Wait} says: helping retire the completions that free units, or parking on this gate. Waiters are served
+ * in order: while any waits, {@link #acquire} does not take units past it, so a large demand is not starved by
+ * a stream of small ones that would each fit sooner (a 48 MiB heap write among 1 MiB ones on one staging
+ * budget). Every unit taken is given back by one {@link #release}. Thread-safe.
  *
  * <p>Design note. The count is one atomic long: {@link #tryAcquire} is a compare-and-set, {@link #release} a
  * compare-and-set too (it refuses to release more than is held); neither locks nor allocates, which keeps the
@@ -20,7 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * condition, counted in {@code parked} before it looks at the count once more; a release signals only when that
  * count is not zero. Both sides write one volatile and then read the other's, so either the parking thread sees
  * the release or the release sees the parking thread (and signals under the lock it holds until it waits): no
- * wake-up is lost, and a release with nobody parked costs no lock.
+ * wake-up is lost, and a release with nobody parked costs no lock. The order of waiters is a queue of their
+ * threads; the thread at its head takes its units when they fit ({@link #fitsInTurn}), leaves the queue and
+ * wakes the others, so that the next in line looks again (as a waiter interrupted out of the queue does).
  */
 public final class AdmissionGate {
     /**
@@ -37,6 +43,8 @@ public final class AdmissionGate {
     private final boolean failFast;
     private final AtomicLong held = new AtomicLong();
     private final AtomicInteger parked = new AtomicInteger();
+    /** The threads waiting in {@link #acquire}, first come first. */
+    private final Queue<Thread> waiting = new ConcurrentLinkedQueue<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition released = lock.newCondition();
 
@@ -60,7 +68,7 @@ public final class AdmissionGate {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            if (engine.pollFor(() -> gate.fits(units), IoRequests.SLICE_NANOS, () -> { })) {
+            if (engine.pollFor(() -> gate.fitsInTurn(units), IoRequests.SLICE_NANOS, () -> { })) {
                 return;
             }
             engine.parking(true);
@@ -86,23 +94,43 @@ public final class AdmissionGate {
     }
 
     /**
-     * Takes {@code units}, waiting by {@code wait} while they do not fit. Returns false at once, having taken
-     * nothing, when they do not fit and the gate is fail-fast. The first try costs what {@link #tryAcquire}
+     * Takes {@code units}, waiting by {@code wait} while they do not fit or an earlier waiter is still waiting
+     * (first come, first served). Returns false at once, having taken nothing, when they do not fit and the gate
+     * is fail-fast (which queues nobody). With nobody waiting, the first try costs what {@link #tryAcquire}
      * costs.
      *
-     * @throws InterruptedException when {@code wait} was interrupted (nothing is taken)
+     * @throws InterruptedException when {@code wait} was interrupted (nothing is taken; the thread leaves the
+     *                              queue and the next in line looks again)
      */
     public boolean acquire(long units, Wait wait) throws InterruptedException {
-        if (tryAcquire(units)) {
+        if (failFast || waiting.isEmpty()) {
+            if (tryAcquire(units)) {
+                return true;
+            }
+            if (failFast) {
+                return false;
+            }
+        }
+        Thread me = Thread.currentThread();
+        waiting.add(me);
+        try {
+            while (waiting.peek() != me || !tryAcquire(units)) {
+                wait.forRoom(this, units);
+            }
             return true;
+        } finally {
+            waiting.remove(me);
+            wakeParked();   // the next in line may fit now
         }
-        if (failFast) {
-            return false;
-        }
-        do {
-            wait.forRoom(this, units);
-        } while (!tryAcquire(units));
-        return true;
+    }
+
+    /**
+     * Whether {@code units} fit now and it is the calling thread's turn: nobody waits in {@link #acquire}, or
+     * the calling thread is the first who does. What a {@link Wait} waits for.
+     */
+    public boolean fitsInTurn(long units) {
+        Thread first = waiting.peek();
+        return fits(units) && (first == null || first == Thread.currentThread());
     }
 
     /** Whether {@code units} would fit now. */
@@ -112,8 +140,9 @@ public final class AdmissionGate {
     }
 
     /**
-     * Parks until a release may have made room for {@code units}, or {@code nanos} passed ({@code Long.MAX_VALUE}:
-     * no time limit); returns at once if they fit now. Takes nothing.
+     * Parks until a release may have made room for {@code units} (or the waiter ahead of this thread left), or
+     * {@code nanos} passed ({@code Long.MAX_VALUE}: no time limit); returns at once if they fit now in this
+     * thread's turn ({@link #fitsInTurn}). Takes nothing.
      *
      * @throws InterruptedException if the thread is interrupted before it parks or while it is parked
      */
@@ -122,7 +151,7 @@ public final class AdmissionGate {
         try {
             parked.incrementAndGet();
             try {
-                if (!fits(units)) {
+                if (!fitsInTurn(units)) {
                     if (nanos == Long.MAX_VALUE) {
                         released.await();
                     } else {
@@ -152,6 +181,11 @@ public final class AdmissionGate {
                 break;
             }
         }
+        wakeParked();
+    }
+
+    /** Wakes the threads parked in {@link #awaitRoom}, if any (a release, or the queue's head left). */
+    private void wakeParked() {
         if (parked.get() != 0) {
             lock.lock();
             try {

@@ -5,10 +5,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -93,5 +95,55 @@ class AdmissionGateTest {
         gate.tryAcquire(1);
         gate.awaitRoom(1, TimeUnit.MILLISECONDS.toNanos(1));
         assertEquals(1, gate.held());
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void waitersAreServedInOrderSoALargeDemandIsNotPassedBySmallOnes(boolean virtual) throws Exception {
+        AdmissionGate gate = new AdmissionGate(10, false);
+        gate.tryAcquire(9);
+        Acquirer large = Acquirer.waiting(virtual, gate, 5);
+        Acquirer small = Acquirer.waiting(virtual, gate, 1);   // would fit now: 9 + 1 <= 10
+        assertEquals(9, gate.held(), "a later, smaller demand waits behind the first waiter");
+        gate.release(9);
+        assertTrue(large.admitted().get(10, TimeUnit.SECONDS));
+        assertTrue(small.admitted().get(10, TimeUnit.SECONDS));
+        assertEquals(6, gate.held());
+        assertTrue(gate.acquire(4, (g, units) -> { throw new AssertionError("nobody waits: no wait"); }));
+    }
+
+    @Test
+    void whenTheFirstWaiterIsInterruptedTheNextInLineTakesItsTurn() throws Exception {
+        AdmissionGate gate = new AdmissionGate(10, false);
+        gate.tryAcquire(9);
+        Acquirer large = Acquirer.waiting(true, gate, 5);
+        Acquirer small = Acquirer.waiting(true, gate, 1);
+        large.thread().interrupt();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> large.admitted().get(10, TimeUnit.SECONDS));
+        assertInstanceOf(InterruptedException.class, e.getCause());
+        assertTrue(small.admitted().get(10, TimeUnit.SECONDS), "the second waiter fits once it is first");
+        assertEquals(10, gate.held());
+    }
+
+    /** A thread acquiring {@code units} on a gate (parking while it waits), and its outcome. */
+    private record Acquirer(Thread thread, CompletableFuture<Boolean> admitted) {
+        /** Starts one and returns once it parks in its wait (failing if it returns instead). */
+        static Acquirer waiting(boolean virtual, AdmissionGate gate, long units) throws InterruptedException {
+            CompletableFuture<Boolean> admitted = new CompletableFuture<>();
+            Thread thread = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
+                try {
+                    admitted.complete(gate.acquire(units, AdmissionGate.helping(Completions.NONE)));
+                } catch (Throwable t) {
+                    admitted.completeExceptionally(t);
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (thread.getState() != Thread.State.WAITING) {
+                assertFalse(admitted.isDone(), "the acquire of " + units + " units returned instead of waiting");
+                assertTrue(System.nanoTime() < deadline, "the acquire of " + units + " units never parked");
+                Thread.sleep(1);
+            }
+            return new Acquirer(thread, admitted);
+        }
     }
 }
