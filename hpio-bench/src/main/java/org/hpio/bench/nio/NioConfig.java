@@ -1,13 +1,15 @@
 package org.hpio.bench.nio;
 
+import org.hpio.internal.io.EngineConfig;
+
 import java.util.List;
 import java.util.Map;
 
 /**
  * One row of the suite: which kind ({@code afc}, {@code vthreads}, {@code flood}, or the engine's own
- * {@code uring}), on whose provider ({@code jdk}, {@code hpio}, or {@code hpio-sqpoll}: hpio's with a kernel
- * submission thread), at which queue depth or thread count; and, once measured, its figures as the child
- * printed them.
+ * {@code uring}), on whose provider ({@code jdk}, {@code hpio}, {@code hpio-sqpoll}: hpio's with a kernel
+ * submission thread, or {@code hpio-inflight384}: hpio's with a deeper engine bound), at which queue depth or
+ * thread count; and, once measured, its figures as the child printed them.
  */
 record NioConfig(String kind, String provider, int parameter) {
     static final String AFC = "afc";
@@ -19,6 +21,14 @@ record NioConfig(String kind, String provider, int parameter) {
     static final String HPIO_SQPOLL = "hpio-sqpoll";
     /** The SQPOLL rows' submission thread sleeps after this long without work. */
     static final int SQ_POLL_IDLE_MILLIS = 10;
+    /**
+     * The shared engine's bound of {@link #HPIO_DEEP}'s rows: half again the default, and over the block
+     * layer's usual 256 scheduler tags, so the completion thread can sleep in their allocation (why the
+     * default stays under them, see EngineConfig.DEFAULT_MAX_IN_FLIGHT).
+     */
+    static final int DEEP_MAX_IN_FLIGHT = 384;
+    /** hpio's provider with {@code -Dhpio.engine.maxInFlight=}{@value #DEEP_MAX_IN_FLIGHT}. */
+    static final String HPIO_DEEP = "hpio-inflight" + DEEP_MAX_IN_FLIGHT;
 
     /** {@code hpio-afc-qd32}, {@code jdk-vt1000}, {@code hpio-flood}, {@code uring-qd32}. */
     String configuration() {
@@ -39,7 +49,19 @@ record NioConfig(String kind, String provider, int parameter) {
     }
 
     boolean hpio() {
-        return provider.equals("hpio") || sqPoll();
+        return provider.equals("hpio") || sqPoll() || deep();
+    }
+
+    boolean deep() {
+        return provider.equals(HPIO_DEEP);
+    }
+
+    /** The JVM options that make this row's provider what it is, beyond hpio's provider itself. */
+    List<String> providerOptions() {
+        if (sqPoll()) {
+            return List.of("-D" + EngineConfig.SQ_POLL_PROPERTY + "=" + SQ_POLL_IDLE_MILLIS);
+        }
+        return deep() ? List.of("-D" + EngineConfig.MAX_IN_FLIGHT_PROPERTY + "=" + DEEP_MAX_IN_FLIGHT) : List.of();
     }
 
     boolean sqPoll() {

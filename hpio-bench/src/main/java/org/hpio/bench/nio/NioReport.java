@@ -1,6 +1,7 @@
 package org.hpio.bench.nio;
 
 import org.hpio.bench.report.SuiteReport;
+import org.hpio.internal.io.EngineConfig;
 import org.hpio.bench.report.Table;
 import org.hpio.bench.report.TargetsTable;
 
@@ -51,7 +52,10 @@ final class NioReport {
                     + "FileChannel pins a virtual thread's carrier in the read, so the scheduler adds carriers (up "
                     + "to 256); hpio's parks the virtual thread and frees its carrier. hpio-sqpoll: the same with "
                     + "a kernel submission thread (IORING_SETUP_SQPOLL) taking each read as it is published, a "
-                    + "thread of the process that polls while reads come: its CPU time counts. uring-qd"
+                    + "thread of the process that polls while reads come: its CPU time counts. " + NioConfig.HPIO_DEEP
+                    + ": hpio's provider with the shared engine's bound at " + NioConfig.DEEP_MAX_IN_FLIGHT + " instead of "
+                    + EngineConfig.DEFAULT_MAX_IN_FLIGHT + ", over the device's usual 256 scheduler tags (the completion "
+                    + "thread may then sleep in their allocation, which the default avoids). uring-qd"
                     + NioSettings.VTHREADS_REFERENCE_DEPTH + ": the engine suite's driver, one thread keeping "
                     + NioSettings.VTHREADS_REFERENCE_DEPTH + " reads in flight (as many as hpio's channel can have, "
                     + "the shared engine's bound, and as the JDK's 256 blocked carriers), on the same file in this "
@@ -72,6 +76,7 @@ final class NioReport {
             case "jdk" -> "JDK";
             case "hpio" -> "hpio";
             case NioConfig.HPIO_SQPOLL -> "hpio, SQPOLL";
+            case NioConfig.HPIO_DEEP -> "hpio, " + NioConfig.DEEP_MAX_IN_FLIGHT + " in flight";
             default -> "hpio engine (no channel)";
         };
     }
@@ -149,9 +154,11 @@ final class NioReport {
                     m -> m.number("peak-os-threads"), "<= 0.1", v -> v <= 0.1);
             ratio(targets, measured, "hpio-vt" + threads, "jdk-vt" + threads, "cpu-per-io",
                     m -> m.number("cpu-per-io"), FOR_COMPARISON, null);
-            String sqPoll = NioConfig.HPIO_SQPOLL + "-vt" + threads;
-            for (String metric : List.of("iops", "peak-os-threads", "cpu-per-io")) {
-                ratio(targets, measured, sqPoll, "jdk-vt" + threads, metric, m -> m.number(metric), FOR_COMPARISON, null);
+            for (String provider : List.of(NioConfig.HPIO_SQPOLL, NioConfig.HPIO_DEEP)) {
+                for (String metric : List.of("iops", "peak-os-threads", "cpu-per-io")) {
+                    ratio(targets, measured, provider + "-vt" + threads, "jdk-vt" + threads, metric,
+                            m -> m.number(metric), FOR_COMPARISON, null);
+                }
             }
             String reference = "uring-qd" + NioSettings.VTHREADS_REFERENCE_DEPTH;
             for (String row : List.of("jdk-vt" + threads, "hpio-vt" + threads)) {

@@ -130,6 +130,7 @@ public final class NioSuite implements Suite {
             runs.add(new NioConfig(NioConfig.VTHREADS, "jdk", threads));
             runs.add(new NioConfig(NioConfig.VTHREADS, "hpio", threads));
             runs.add(new NioConfig(NioConfig.VTHREADS, NioConfig.HPIO_SQPOLL, threads));
+            runs.add(new NioConfig(NioConfig.VTHREADS, NioConfig.HPIO_DEEP, threads));
         }
         if (!s.threads().isEmpty()) {
             runs.add(new NioConfig(NioConfig.URING, "engine", NioSettings.VTHREADS_REFERENCE_DEPTH));
@@ -149,7 +150,8 @@ public final class NioSuite implements Suite {
         if (names.isEmpty()) {
             return runs;
         }
-        List<String> known = new ArrayList<>(List.of("afc", "vthreads", "flood", "jdk", "hpio", NioConfig.HPIO_SQPOLL));
+        List<String> known = new ArrayList<>(List.of("afc", "vthreads", "flood", "jdk", "hpio", NioConfig.HPIO_SQPOLL,
+                NioConfig.HPIO_DEEP));
         List<NioConfig> all = new ArrayList<>(runs);
         all.addAll(floodConfigs());
         NioSettings full = new NioSettings(1L << 20, 1, 0, 1, List.of(1, 4, NioSettings.TARGET_DEPTH),
@@ -182,9 +184,8 @@ public final class NioSuite implements Suite {
         }
         List<String> args = List.of(config.kind(), data.toString(), Integer.toString(config.parameter()),
                 Double.toString(s.seconds()), Double.toString(s.warmupSeconds()));
-        List<String> extra = config.sqPoll()
-                ? List.of("-D" + EngineConfig.SQ_POLL_PROPERTY + "=" + NioConfig.SQ_POLL_IDLE_MILLIS) : List.of();
-        Map<String, String> figures = ChildJvm.run(config.configuration(), ChildJvm.jvmOptions(config.hpio(), extra),
+        Map<String, String> figures = ChildJvm.run(config.configuration(),
+                ChildJvm.jvmOptions(config.hpio(), config.providerOptions()),
                 args, dir, ROW_TIMEOUT_SECONDS);
         requireProvider(config, figures);
         return new NioConfig.Measured(config, figures);
@@ -242,7 +243,10 @@ public final class NioSuite implements Suite {
                         .map(String::valueOf).collect(Collectors.joining(" and ")) + " virtual threads each reading "
                         + "in a loop (positional reads); the JDK's scheduler defaults; hpio-sqpoll: hpio's provider with "
                         + "-D" + EngineConfig.SQ_POLL_PROPERTY + "=" + NioConfig.SQ_POLL_IDLE_MILLIS + " (the engine's "
-                        + "ring has a kernel submission thread, IORING_SETUP_SQPOLL, which polls for entries)")
+                        + "ring has a kernel submission thread, IORING_SETUP_SQPOLL, which polls for entries); "
+                        + NioConfig.HPIO_DEEP + ": hpio's provider with -D" + EngineConfig.MAX_IN_FLIGHT_PROPERTY + "="
+                        + NioConfig.DEEP_MAX_IN_FLIGHT + " (the shared engine's bound over the device's usual 256 "
+                        + "scheduler tags)")
                 .param("flood", s.floodWrites() + " writes of " + BenchOptions.formatSize(s.floodWriteBytes())
                         + " (each a fresh heap array) submitted without waiting, AsynchronousFileChannel.open(file, "
                         + "{WRITE, CREATE, TRUNCATE_EXISTING, DSYNC}, a single-thread executor) in -Xmx" + s.floodHeap()
