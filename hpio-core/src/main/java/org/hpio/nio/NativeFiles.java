@@ -3,6 +3,7 @@ package org.hpio.nio;
 import org.hpio.internal.sys.FileSystemType;
 import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Statx;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -32,13 +33,14 @@ final class NativeFiles {
      * places are full of the application's load: they must not queue behind it.
      */
     static boolean servedByEngine(FileSystemProvider jdkProvider, Path path) throws IOException {
-        if (!jdkProvider.readAttributes(path, BasicFileAttributes.class).isRegularFile()) {
-            return false;
-        }
         if (NativeAccess.available()) {
-            return !FileSystemType.isPseudo(FileSystemType.of(path.toString()));
+            // One statx; statfs only for a file without a device of its own, where every pseudo file system is.
+            Statx statx = Statx.of(path.toString(), Statx.STATX_TYPE);
+            return statx.isRegularFile() && (!statx.onAnonymousDevice()
+                    || !FileSystemType.isPseudo(FileSystemType.of(path.toString())));
         }
-        return !isPseudoStore(jdkProvider, path);
+        return jdkProvider.readAttributes(path, BasicFileAttributes.class).isRegularFile()
+                && !isPseudoStore(jdkProvider, path);
     }
 
     /** By the JDK's file store; a file whose mount the JDK cannot name is taken to be on a real file system. */

@@ -16,21 +16,26 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
- * The fields of statx(2) that hpio uses: the device a file lives on and its O_DIRECT alignment.
+ * The fields of statx(2) that hpio uses: the file's type, the device it lives on and its O_DIRECT alignment.
  *
  * <p>{@link #LAYOUT} is {@code struct statx} field by field from the kernel's {@code include/uapi/linux/stat.h}
  * (256 bytes); a test checks its offsets against the C compiler's. The call goes through {@link Syscalls}'
  * downcall and errno handling: a failure is the {@link IOException} of {@link Errno#exception}.
  *
  * @param mask         {@code stx_mask}: which fields the kernel filled in ({@code STATX_*} bits)
+ * @param mode         {@code stx_mode}: the file's type and permissions ({@code S_IFMT} bits: {@link #isRegularFile})
  * @param devMajor     {@code stx_dev_major}: the device that holds the file
  * @param devMinor     {@code stx_dev_minor}
  * @param dioMemAlign  {@code stx_dio_mem_align}: buffer address alignment for O_DIRECT; 0 when unsupported
  * @param dioOffsetAlign {@code stx_dio_offset_align}: file offset and length alignment for O_DIRECT; 0 when
  *                     unsupported
  */
-public record Statx(int mask, int devMajor, int devMinor, int dioMemAlign, int dioOffsetAlign) {
+public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAlign, int dioOffsetAlign) {
+    /** The file's type, in {@link #mode}. */
+    public static final int STATX_TYPE = 0x1;
     public static final int STATX_BASIC_STATS = 0x7ff;
+    static final int S_IFMT = 0170000;
+    static final int S_IFREG = 0100000;
     /** Since Linux 6.1; an older kernel leaves the bit clear in {@link #mask}. */
     public static final int STATX_DIOALIGN = 0x2000;
 
@@ -71,6 +76,7 @@ public record Statx(int mask, int devMajor, int devMinor, int dioMemAlign, int d
             MemoryLayout.sequenceLayout(12, JAVA_LONG).withName("__spare3"));
 
     private static final VarHandle MASK = field("stx_mask");
+    private static final VarHandle MODE = field("stx_mode");
     private static final VarHandle DEV_MAJOR = field("stx_dev_major");
     private static final VarHandle DEV_MINOR = field("stx_dev_minor");
     private static final VarHandle DIO_MEM_ALIGN = field("stx_dio_mem_align");
@@ -100,10 +106,24 @@ public record Statx(int mask, int devMajor, int devMinor, int dioMemAlign, int d
             MemorySegment buffer = arena.allocate(LAYOUT);
             Syscalls.call("statx", path, -1, true,
                     c -> (int) STATX.invokeExact(c, dirfd, cName, flags, mask, buffer));
-            return new Statx((int) MASK.get(buffer, 0L), (int) DEV_MAJOR.get(buffer, 0L),
+            return new Statx((int) MASK.get(buffer, 0L), Short.toUnsignedInt((short) MODE.get(buffer, 0L)),
+                    (int) DEV_MAJOR.get(buffer, 0L),
                     (int) DEV_MINOR.get(buffer, 0L), (int) DIO_MEM_ALIGN.get(buffer, 0L),
                     (int) DIO_OFFSET_ALIGN.get(buffer, 0L));
         }
+    }
+
+    /** Whether the file is a regular file (asked with {@link #STATX_TYPE}, or any mask that includes it). */
+    public boolean isRegularFile() {
+        return (mode & S_IFMT) == S_IFREG;
+    }
+
+    /**
+     * Whether the file lives on a file system without a device of its own (device major 0, an anonymous device:
+     * tmpfs, procfs, sysfs, overlayfs, btrfs, NFS, FUSE, ...), as every pseudo file system does.
+     */
+    public boolean onAnonymousDevice() {
+        return devMajor == 0;
     }
 
     /** Whether the kernel filled in {@link #dioMemAlign} and {@link #dioOffsetAlign} with usable values. */

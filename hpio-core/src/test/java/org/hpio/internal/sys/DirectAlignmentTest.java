@@ -32,7 +32,7 @@ class DirectAlignmentTest {
     @Test
     void statxLayoutMatchesTheKernelHeader() {
         List<String> expressions = new ArrayList<>(List.of(sizeof("struct statx"), "STATX_DIOALIGN",
-                "STATX_BASIC_STATS", "AT_FDCWD", "AT_EMPTY_PATH"));
+                "STATX_BASIC_STATS", "STATX_TYPE", "AT_FDCWD", "AT_EMPTY_PATH"));
         List<String> fields = Statx.LAYOUT.memberLayouts().stream()
                 .map(m -> m.name().orElseThrow())
                 .filter(name -> !name.startsWith("__"))
@@ -44,6 +44,10 @@ class DirectAlignmentTest {
         assertEquals(c.get(sizeof("struct statx")), Statx.LAYOUT.byteSize(), "sizeof(struct statx)");
         assertEquals(c.get("STATX_DIOALIGN"), (long) Statx.STATX_DIOALIGN);
         assertEquals(c.get("STATX_BASIC_STATS"), (long) Statx.STATX_BASIC_STATS);
+        assertEquals(c.get("STATX_TYPE"), (long) Statx.STATX_TYPE);
+        Map<String, Long> modes = CStructOffsets.evaluate(List.of("sys/stat.h"), List.of("S_IFMT", "S_IFREG"));
+        assertEquals(modes.get("S_IFMT"), (long) Statx.S_IFMT);
+        assertEquals(modes.get("S_IFREG"), (long) Statx.S_IFREG);
         assertEquals(c.get("AT_FDCWD"), (long) Statx.AT_FDCWD);
         assertEquals(c.get("AT_EMPTY_PATH"), (long) Statx.AT_EMPTY_PATH);
         for (String field : fields) {

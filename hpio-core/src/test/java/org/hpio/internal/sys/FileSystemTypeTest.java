@@ -47,6 +47,17 @@ class FileSystemTypeTest {
     }
 
     @Test
+    void statxTellsRegularFilesAndFilesWithoutADeviceOfTheirOwn() throws IOException {
+        Path file = Files.write(dir.resolve("data"), new byte[10]);
+        assertTrue(Statx.of(file.toString(), Statx.STATX_TYPE).isRegularFile());
+        assertFalse(Statx.of(dir.toString(), Statx.STATX_TYPE).isRegularFile(), "a directory");
+        assertFalse(Statx.of("/dev/null", Statx.STATX_TYPE).isRegularFile(), "a device");
+        Statx proc = Statx.of("/proc/self/status", Statx.STATX_TYPE);
+        assertTrue(proc.isRegularFile(), "a /proc file is regular by its mode");
+        assertTrue(proc.onAnonymousDevice(), "procfs has no device of its own");
+    }
+
+    @Test
     void aMissingPathIsAnErrorNamingIt() {
         Path missing = dir.resolve("missing");
         NoSuchFileException e = assertThrows(NoSuchFileException.class, () -> FileSystemType.of(missing.toString()));
