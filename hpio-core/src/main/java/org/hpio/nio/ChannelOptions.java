@@ -35,6 +35,11 @@ record ChannelOptions(boolean readable, boolean writable, boolean append, boolea
                 Set.copyOf(jdk));
     }
 
+    /** Whether {@code options} ask for a plain read-only open: READ alone, or no option at all. */
+    static boolean plainRead(Set<? extends OpenOption> options) {
+        return options.isEmpty() || options.size() == 1 && options.contains(StandardOpenOption.READ);
+    }
+
     /** {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}, recognised without a dependency on jdk.unsupported. */
     private static boolean isJdkDirect(OpenOption option) {
         return option instanceof Enum<?> e && e.name().equals("DIRECT")

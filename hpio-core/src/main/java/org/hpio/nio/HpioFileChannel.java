@@ -5,6 +5,7 @@ import org.hpio.internal.io.IoOperation;
 import org.hpio.internal.io.IoRequest;
 import org.hpio.internal.io.IoRequests;
 import org.hpio.internal.sys.Errno;
+import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
@@ -21,6 +22,7 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.List;
@@ -44,15 +46,24 @@ import java.util.concurrent.locks.ReentrantLock;
 final class HpioFileChannel extends FileChannel {
     private final IoEngine engine;
     private final NativeFile file;
-    private final FileChannel jdk;
+    /** The JDK's channel on the same file: opened with this one, or on first use (see {@link #openReadOnly}). */
+    private volatile FileChannel jdk;
+    /** Guards the late opening of {@link #jdk} against close. */
+    private final ReentrantLock jdkLock = new ReentrantLock();
+    /** Where {@link #jdk} is opened late: the platform's provider and the path this channel was opened by. */
+    private final FileSystemProvider jdkProvider;
+    private final Path path;
     private final ChannelOptions options;
     private final ReentrantLock positionLock = new ReentrantLock();
     private long position;
 
-    private HpioFileChannel(IoEngine engine, NativeFile file, FileChannel jdk, ChannelOptions options) {
+    private HpioFileChannel(IoEngine engine, NativeFile file, FileChannel jdk, FileSystemProvider jdkProvider,
+                            Path path, ChannelOptions options) {
         this.engine = engine;
         this.file = file;
         this.jdk = jdk;
+        this.jdkProvider = jdkProvider;
+        this.path = path;
         this.options = options;
     }
 
@@ -67,6 +78,12 @@ final class HpioFileChannel extends FileChannel {
     static FileChannel open(IoEngine engine, FileSystemProvider jdkProvider, Path path,
                             Set<? extends OpenOption> openOptions, FileAttribute<?>... attrs) throws IOException {
         ChannelOptions options = ChannelOptions.of(openOptions);
+        if (attrs.length == 0 && ChannelOptions.plainRead(openOptions)) {
+            FileChannel channel = openReadOnly(engine, jdkProvider, path, options);
+            if (channel != null) {
+                return channel;
+            }
+        }
         FileChannel jdk = jdkProvider.newFileChannel(path, options.forJdk(), attrs);
         try {
             if (!NativeFiles.servedByEngine(jdkProvider, path)) {
@@ -77,10 +94,72 @@ final class HpioFileChannel extends FileChannel {
                 return jdkProvider.newFileChannel(path, options.forJdkAlone(), attrs);
             }
             NativeFile file = NativeFiles.open(jdkProvider, path, options);
-            return new HpioFileChannel(engine, file, jdk, options);
+            return new HpioFileChannel(engine, file, jdk, jdkProvider, path, options);
         } catch (IOException | RuntimeException | Error e) {
             jdk.close();
             throw e;
+        }
+    }
+
+    /**
+     * A plain read-only open (READ or no option, no attribute: {@code Files.readAllBytes}, {@code lines},
+     * {@code newByteChannel(path)}) costs one statx(2) by name and one open(2) of hpio's descriptor, not the
+     * JDK's open beside them: nothing is created or truncated, so the JDK's channel has nothing to validate or
+     * do first, and it is opened only if a call needs it ({@link #jdk()}). Null, with nothing opened, when the
+     * file is missing, unreadable or not one the engine serves: the usual way then gives the JDK's own outcome,
+     * its exception included. The file's type is asked before it is opened, so a pipe is never opened here
+     * (opening and closing its read end could lose what a writer wrote meanwhile); a file replaced by a pipe
+     * between the two calls fails its reads (ESPIPE) rather than being read as a file.
+     */
+    private static FileChannel openReadOnly(IoEngine engine, FileSystemProvider jdkProvider, Path path,
+                                            ChannelOptions options) {
+        if (!NativeAccess.available()) {
+            return null;
+        }
+        try {
+            if (!NativeFiles.servedByEngine(jdkProvider, path)) {
+                return null;
+            }
+            NativeFile file = NativeFile.open(path, options.nativeFlags());
+            return new HpioFileChannel(engine, file, null, jdkProvider, path, options);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The JDK's channel on this channel's file, opened now if {@link #openReadOnly} left it for later: by
+     * {@code /proc/self/fd/N} of hpio's descriptor (the same file even if its name has changed since), or by
+     * the path where /proc is not mounted.
+     */
+    private FileChannel jdk() throws IOException {
+        FileChannel channel = jdk;
+        if (channel != null) {
+            return channel;
+        }
+        jdkLock.lock();
+        try {
+            if (jdk == null) {
+                if (!isOpen()) {
+                    throw new ClosedChannelException();
+                }
+                jdk = openJdkLate();
+            }
+            return jdk;
+        } finally {
+            jdkLock.unlock();
+        }
+    }
+
+    private FileChannel openJdkLate() throws IOException {
+        Set<OpenOption> read = Set.of(StandardOpenOption.READ);
+        try (NativeFile.Lease lease = file.lease()) {
+            Path self = path.getFileSystem().getPath("/proc/self/fd/" + lease.fd());
+            try {
+                return jdkProvider.newFileChannel(self, read);
+            } catch (IOException e) {
+                return jdkProvider.newFileChannel(path, read);   // no /proc here
+            }
         }
     }
 
@@ -129,7 +208,7 @@ final class HpioFileChannel extends FileChannel {
         ensureOpen();
         requireWritable();
         if (options.append()) {
-            return (int) appendWith(() -> jdk.write(src));
+            return (int) appendWith(() -> jdk().write(src));
         }
         return (int) transferAtPosition(new ByteBuffer[] {src}, false);
     }
@@ -140,7 +219,7 @@ final class HpioFileChannel extends FileChannel {
         ensureOpen();
         requireWritable();
         if (options.append()) {
-            return appendWith(() -> jdk.write(srcs, offset, length));
+            return appendWith(() -> jdk().write(srcs, offset, length));
         }
         return transferAtPosition(slice(srcs, offset, length), false);
     }
@@ -170,7 +249,7 @@ final class HpioFileChannel extends FileChannel {
         ensureOpen();
         requireWritable();
         if (options.append()) {
-            return jdk.write(src, position);
+            return jdk().write(src, position);
         }
         return (int) transfer(new ByteBuffer[] {src}, false, position);
     }
@@ -184,7 +263,7 @@ final class HpioFileChannel extends FileChannel {
         positionLock.lock();
         try {
             long n = write.write();
-            position = jdk.position();
+            position = jdk().position();
             return n;
         } finally {
             positionLock.unlock();
@@ -251,10 +330,10 @@ final class HpioFileChannel extends FileChannel {
      */
     private long jdkTransfer(ByteBuffer[] buffers, boolean read, long at) throws IOException {
         if (buffers.length == 1) {
-            return read ? jdk.read(buffers[0], at) : jdk.write(buffers[0], at);
+            return read ? jdk().read(buffers[0], at) : jdk().write(buffers[0], at);
         }
-        jdk.position(at);
-        return read ? jdk.read(buffers) : jdk.write(buffers);
+        jdk().position(at);
+        return read ? jdk().read(buffers) : jdk().write(buffers);
     }
 
     /** {@link #submitAndWait}, or null when the engine refused it because it is closed. */
@@ -313,7 +392,7 @@ final class HpioFileChannel extends FileChannel {
     public long position() throws IOException {
         ensureOpen();
         if (options.append()) {
-            return jdk.size();
+            return jdk().size();
         }
         positionLock.lock();
         try {
@@ -341,7 +420,7 @@ final class HpioFileChannel extends FileChannel {
     @Override
     public long size() throws IOException {
         ensureOpen();
-        return jdk.size();
+        return file.size();
     }
 
     @Override
@@ -353,7 +432,7 @@ final class HpioFileChannel extends FileChannel {
         requireWritable();
         positionLock.lock();
         try {
-            jdk.truncate(size);
+            jdk().truncate(size);
             if (position > size) {
                 position = size;
             }
@@ -368,7 +447,7 @@ final class HpioFileChannel extends FileChannel {
     public void force(boolean metaData) throws IOException {
         ensureOpen();
         if (engine.isClosed()) {
-            jdk.force(metaData);
+            jdk().force(metaData);
             return;
         }
         boolean completed = false;
@@ -379,7 +458,7 @@ final class HpioFileChannel extends FileChannel {
             }
             IoRequest request = submitAndWait(IoOperation.fsync(file, metaData));
             if (request != null && request.isCancelled() && engine.isClosed()) {
-                jdk.force(metaData);
+                jdk().force(metaData);
                 completed = true;
             } else if (request != null) {
                 request.resultOrThrow();
@@ -395,37 +474,37 @@ final class HpioFileChannel extends FileChannel {
     @Override
     public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
         ensureOpen();
-        return jdk.transferTo(position, count, target);
+        return jdk().transferTo(position, count, target);
     }
 
     @Override
     public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
         ensureOpen();
-        return jdk.transferFrom(src, position, count);
+        return jdk().transferFrom(src, position, count);
     }
 
     @Override
     public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
         ensureOpen();
-        return jdk.map(mode, position, size);
+        return jdk().map(mode, position, size);
     }
 
     @Override
     public MemorySegment map(MapMode mode, long offset, long size, Arena arena) throws IOException {
         ensureOpen();
-        return jdk.map(mode, offset, size, arena);
+        return jdk().map(mode, offset, size, arena);
     }
 
     @Override
     public FileLock lock(long position, long size, boolean shared) throws IOException {
         ensureOpen();
-        return new HpioFileLock(this, jdk.lock(position, size, shared));
+        return new HpioFileLock(this, jdk().lock(position, size, shared));
     }
 
     @Override
     public FileLock tryLock(long position, long size, boolean shared) throws IOException {
         ensureOpen();
-        FileLock lock = jdk.tryLock(position, size, shared);
+        FileLock lock = jdk().tryLock(position, size, shared);
         return lock == null ? null : new HpioFileLock(this, lock);
     }
 
@@ -471,9 +550,13 @@ final class HpioFileChannel extends FileChannel {
     @Override
     protected void implCloseChannel() throws IOException {
         engine.cancelAll(file);   // this channel's descriptor: its requests and no other's
+        jdkLock.lock();
         try {
-            jdk.close();
+            if (jdk != null) {
+                jdk.close();
+            }
         } finally {
+            jdkLock.unlock();
             file.close();
         }
     }

@@ -31,7 +31,10 @@
  *
  * <h2>Two descriptors per channel</h2>
  * Each hpio channel opens the JDK's own channel on the file first (so option validation, creation, truncation
- * and every open exception are the JDK's), then its own descriptor for the engine. Size, truncate, locks
+ * and every open exception are the JDK's), then its own descriptor for the engine; a plain read-only
+ * {@code FileChannel} (READ or no option) opens its own descriptor alone and the JDK's channel only when a call
+ * needs it, by {@code /proc/self/fd/N} (nothing to validate or create; a failed open goes the usual way, for the
+ * JDK's exception). Truncate, locks
  * (JVM-wide overlap checks, {@link java.nio.channels.OverlappingFileLockException}), {@code map} and transfers
  * go to the JDK's channel; locks are reported as acquired by hpio's channel. Files that are not regular
  * (pipes, devices), and files of pseudo file systems (procfs, sysfs, cgroup, ...: made up as they are read,

@@ -10,18 +10,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.Channels;
 import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.CompletionHandler;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -460,6 +466,80 @@ class HpioChannelsTest {
             assertThrows(IOException.class, () -> running.opener().open(proc, READ, HpioOpenOption.DIRECT));
             assertThrows(IOException.class, () -> running.opener().openAsync(proc, Set.of(READ, HpioOpenOption.DIRECT), null));
             assertThrows(IOException.class, () -> Opener.JDK.open(proc, READ, ManyVirtualReaders.jdkDirect()));
+        }
+    }
+
+    @Test
+    void aPlainReadOnlyChannelOpensTheJdksChannelOnlyWhenACallNeedsItAndOnTheSameFile() throws Exception {
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            long descriptors = openDescriptors();
+            FileChannel ch = running.opener().open(file);   // no option: READ
+            assertTrue(HpioChannels.isHpio(ch));
+            assertEquals(descriptors + 1, openDescriptors(), "hpio's descriptor alone");
+            assertEquals(4096, ch.size());
+            // Renamed and replaced: the calls that go to the JDK's channel still see the file this one opened.
+            Files.move(file, dir.resolve("moved"));
+            Files.write(file, new byte[10]);
+            MappedByteBuffer mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, 4096);
+            byte[] seen = new byte[4096];
+            mapped.get(seen);
+            assertArrayEquals(FileChannelContract.bytes(0, 4096), seen);
+            assertEquals(descriptors + 2, openDescriptors(), "and now the JDK's, for map");
+            try (FileLock lock = ch.lock(0, 10, true)) {
+                assertTrue(lock.isShared());
+                assertSame(ch, lock.channel());
+            }
+            ByteBuffer dst = ByteBuffer.allocate(4096);
+            assertEquals(4096, ch.read(dst, 0));
+            ch.close();
+            assertThrows(ClosedChannelException.class, () -> ch.transferTo(0, 1, Channels.newChannel(OutputStream.nullOutputStream())));
+        }
+    }
+
+    @Test
+    void aPlainReadOnlyOpenFailsAsTheJdksDoes() throws Exception {
+        Path missing = dir.resolve("missing");
+        NoSuchFileException jdk = assertThrows(NoSuchFileException.class, () -> Opener.JDK.open(missing, READ));
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            NoSuchFileException hpio = assertThrows(NoSuchFileException.class, () -> running.opener().open(missing, READ));
+            assertEquals(jdk.getMessage(), hpio.getMessage());
+            try (FileChannel ch = running.opener().open(dir)) {
+                assertFalse(HpioChannels.isHpio(ch), "a directory gets the JDK's channel, as it would alone");
+            }
+        }
+    }
+
+    @Test
+    void aPipeReadByNameLosesNothingAWriterWroteAndClosed() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor() == 0,
+                "mkfifo is missing");
+        HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
+        Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(fifo.toString());
+        // The writer's open waits for a reader; it writes and closes at once, possibly before a second open.
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            try {
+                Files.write(fifo, "hello".getBytes());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
+            try {
+                return Files.readAllBytes(viaHpio);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, runnable -> Thread.ofPlatform().daemon().start(runnable));
+        assertEquals("hello", new String(read.get(30, TimeUnit.SECONDS)));
+        writer.get(10, TimeUnit.SECONDS);
+    }
+
+    /** The descriptors this process has open now. */
+    private static long openDescriptors() throws IOException {
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
         }
     }
 
