@@ -60,11 +60,11 @@ class HpioChannelsTest {
 
     @Test
     void aVirtualThreadBlockedInAReadParksInsteadOfPinningItsCarrier() throws Exception {
-        Path file = dir.resolve("f");
-        Files.write(file, FileChannelContract.bytes(0, 4096));
+        NativeCalls.assumeOn("O_DIRECT");   // an O_DIRECT read always goes to the engine: never served at once
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));
         try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(EngineConfig.defaults());
-             FileChannel ch = held.opener().open(file, READ)) {
-            ByteBuffer dst = ByteBuffer.allocate(8192);   // runs into the end: never done at once from the page cache
+             FileChannel ch = held.opener().open(file, READ, HpioOpenOption.DIRECT)) {
+            ByteBuffer dst = ByteBuffer.allocate(8192);
             AtomicReference<Integer> read = new AtomicReference<>();
             Thread reader = Thread.ofVirtual().start(() -> {
                 try {
@@ -84,11 +84,11 @@ class HpioChannelsTest {
     @Test
     void closingTheChannelUnderABlockedReaderThrowsAsynchronousCloseExceptionAndInterruptingOneClosesIt()
             throws Exception {
-        Path file = dir.resolve("f");
-        Files.write(file, FileChannelContract.bytes(0, 4096));
+        NativeCalls.assumeOn("O_DIRECT");   // an O_DIRECT read always goes to the engine: never served at once
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));
         try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(EngineConfig.defaults())) {
             for (boolean interrupt : new boolean[] {false, true}) {
-                FileChannel ch = held.opener().open(file, READ);
+                FileChannel ch = held.opener().open(file, READ, HpioOpenOption.DIRECT);
                 ByteBuffer dst = ByteBuffer.allocate(8192);
                 AtomicReference<Throwable> thrown = new AtomicReference<>();
                 Thread reader = Thread.ofVirtual().start(() -> {
@@ -118,12 +118,12 @@ class HpioChannelsTest {
 
     @Test
     void closingTheChannelCancelsItsReadsInFlightAndQueuedButNotAnotherChannelsOnTheSameEngine() throws Exception {
-        Path file = dir.resolve("f");
-        Files.write(file, FileChannelContract.bytes(0, 4096));
+        NativeCalls.assumeOn("O_DIRECT");   // an O_DIRECT read always goes to the engine: never served at once
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));
         try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(
                 EngineConfig.defaults().withMaxInFlight(2))) {
-            FileChannel other = held.opener().open(file, READ);
-            FileChannel closing = held.opener().open(file, READ);
+            FileChannel other = held.opener().open(file, READ, HpioOpenOption.DIRECT);
+            FileChannel closing = held.opener().open(file, READ, HpioOpenOption.DIRECT);
             List<AtomicReference<Object>> outcomes = new ArrayList<>();
             List<Thread> readers = new ArrayList<>();
             for (FileChannel ch : List.of(other, closing, closing)) {   // the second of closing's is queued
@@ -131,7 +131,6 @@ class HpioChannelsTest {
                 outcomes.add(outcome);
                 Thread reader = Thread.ofVirtual().start(() -> {
                     try {
-                        // More than the file holds: not all of it is cached, so the read goes to the engine.
                         outcome.set(ch.read(ByteBuffer.allocate(8192), 0));
                     } catch (Throwable e) {
                         outcome.set(e);
@@ -395,12 +394,12 @@ class HpioChannelsTest {
 
     @Test
     void filesOfPseudoFileSystemsGetTheJdksChannelAndNeverQueueBehindAFullEngine() throws Exception {
-        Path file = dir.resolve("f");
-        Files.write(file, FileChannelContract.bytes(0, 4096));
+        NativeCalls.assumeOn("O_DIRECT");   // an O_DIRECT read always goes to the engine: never served at once
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));
         Path proc = Path.of("/proc/self/status");
         try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(
                 EngineConfig.defaults().withMaxInFlight(1))) {
-            try (FileChannel regular = held.opener().open(file, READ)) {
+            try (FileChannel regular = held.opener().open(file, READ, HpioOpenOption.DIRECT)) {
                 assertTrue(HpioChannels.isHpio(regular), "a regular file on a disk file system");
                 AtomicReference<Object> outcome = new AtomicReference<>();
                 Thread reader = Thread.ofVirtual().start(() -> {
@@ -494,6 +493,29 @@ class HpioChannelsTest {
             assertEquals(4096, ch.read(dst, 0));
             ch.close();
             assertThrows(ClosedChannelException.class, () -> ch.transferTo(0, 1, Channels.newChannel(OutputStream.nullOutputStream())));
+        }
+    }
+
+    @Test
+    void aReadReachingTheEndOfACachedFileIsServedAtOnceWithoutTheEngine() throws Exception {
+        NativeCalls.assumeOn("reads without waiting (preadv2 RWF_NOWAIT)");
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));   // just written: cached
+        try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(EngineConfig.defaults());
+             FileChannel ch = held.opener().open(file, READ)) {
+            assertTrue(HpioChannels.isHpio(ch));
+            // On this engine a request waits until released: each read below must be served without one.
+            CompletableFuture<List<Integer>> reads = CompletableFuture.supplyAsync(() -> {
+                try {
+                    ByteBuffer rest = ByteBuffer.allocate(8192);
+                    int first = ch.read(rest, 0);   // short: the file ends first
+                    assertArrayEquals(FileChannelContract.bytes(0, 4096), Arrays.copyOf(rest.array(), 4096));
+                    return List.of(first, ch.read(ByteBuffer.allocate(10), 4096), ch.read(ByteBuffer.allocate(10), 10_000));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, runnable -> Thread.ofPlatform().daemon().start(runnable));
+            assertEquals(List.of(4096, -1, -1), reads.get(30, TimeUnit.SECONDS));
+            assertEquals(0, held.engine().inFlight());
         }
     }
 

@@ -51,18 +51,22 @@ final class BlockingIo {
 
     /**
      * {@code job}'s read (or the prefix a short fault left of it) if all of it can be had without waiting for
-     * the device (preadv2 RWF_NOWAIT); null when not (none or only part of it is in the page cache, or the
-     * file system cannot say: the engine then does the whole read as usual), or at the end of the file (the
-     * engine reports the short read as usual). A failure is the outcome's errno.
+     * the device (preadv2 RWF_NOWAIT), or, when {@code toEndOfFile}, all of it up to the end of the file (a short
+     * read, or none, whose end is the file's size asked right after: {@code Files.readAllBytes}' last read, a
+     * stream's last buffer); null when not (none or only part of it is in the page cache, or the file system
+     * cannot say: the engine then does the whole read as usual). A failure is the outcome's errno.
      */
-    static Outcome readNow(EngineBase.Job job) {
+    static Outcome readNow(EngineBase.Job job, boolean toEndOfFile) {
         IoOperation op = job.op();
         if (op.file().isPortable()) {
             return null;   // the JDK cannot read without waiting: the engine does the whole read
         }
         try {
             long bytes = Syscalls.preadNoWait(job.fd(), op.buffer(), op.position(), op.file().path());
-            return bytes == op.length() ? new Outcome(bytes, 0) : null;
+            if (bytes == op.length() || toEndOfFile && bytes >= 0 && op.position() + bytes >= op.file().size()) {
+                return new Outcome(bytes, 0);
+            }
+            return null;
         } catch (IOException e) {
             return new Outcome(0, Errno.of(e));
         }

@@ -531,7 +531,9 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         }
         BlockingIo.Outcome outcome;
         try {
-            outcome = BlockingIo.readNow(job);
+            // A blocking call takes a short read at the end of the file at once too; an asynchronous one (AsyncFile,
+            // AsynchronousFileChannel) leaves it to the engine, as before (what their tests' pending reads use).
+            outcome = BlockingIo.readNow(job, callerWaits);
         } catch (RuntimeException | Error e) {
             completeWithoutPlace(job, 0, Errno.EIO);
             throw e;

@@ -68,8 +68,9 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
     IoRequest readNowOrSubmit(IoOperation operation) throws IOException;
 
     /**
-     * As {@link #readNowOrSubmit}, for a caller that waits for the request next (a blocking channel call):
-     * when the read cannot be done at once, it goes in as {@link #submitToWait} does, so beyond the bound it
+     * As {@link #readNowOrSubmit}, for a caller that waits for the request next (a blocking channel call): a
+     * read that stops short at the end of the file (the file's size asked after it) is done at once too; when the
+     * read cannot be done at once, it goes in as {@link #submitToWait} does, so beyond the bound it
      * takes its turn in the engine's queue with every other waiting caller's request instead of racing them for
      * each freed place (which, with thousands of virtual threads queued, a platform thread never wins).
      */
