@@ -15,6 +15,8 @@ record NioConfig(String kind, String provider, int parameter) {
     static final String AFC = "afc";
     static final String VTHREADS = "vthreads";
     static final String FLOOD = "flood";
+    /** {@code Files.readAllBytes} of small files: the obvious call's fixed cost (see {@link SmallFileReads}). */
+    static final String SMALL = "small";
     static final String URING = "uring";
     static final List<String> KINDS = List.of(AFC, VTHREADS, FLOOD);
     /** hpio's provider on an engine whose ring has a kernel submission thread (SQPOLL). */
@@ -30,12 +32,13 @@ record NioConfig(String kind, String provider, int parameter) {
     /** hpio's provider with {@code -Dhpio.engine.maxInFlight=}{@value #DEEP_MAX_IN_FLIGHT}. */
     static final String HPIO_DEEP = "hpio-inflight" + DEEP_MAX_IN_FLIGHT;
 
-    /** {@code hpio-afc-qd32}, {@code jdk-vt1000}, {@code hpio-flood}, {@code uring-qd32}. */
+    /** {@code hpio-afc-qd32}, {@code jdk-vt1000}, {@code hpio-flood}, {@code jdk-readall-1k}, {@code uring-qd32}. */
     String configuration() {
         return switch (kind) {
             case AFC -> provider + "-afc-qd" + parameter;
             case VTHREADS -> provider + "-vt" + parameter;
             case FLOOD -> provider + "-flood";
+            case SMALL -> provider + "-readall-" + (parameter >= 1024 ? parameter / 1024 + "k" : parameter + "b");
             default -> "uring-qd" + parameter;
         };
     }

@@ -61,6 +61,21 @@ final class NioReport {
                     + "the shared engine's bound, and as the JDK's 256 blocked carriers), on the same file in this "
                     + "run: what io_uring gives at that depth on this machine, without threads or channels."));
         }
+        List<NioConfig.Measured> small = of(measured, NioConfig.SMALL);
+        if (!small.isEmpty()) {
+            Table t = new Table("(d) Files.readAllBytes of " + NioSettings.SMALL_FILE_BYTES + "-byte files, warm",
+                    List.of("configuration", "provider", "calls / s", "µs / call", "CPU µs / call", "p50 µs", "p99 µs"));
+            for (NioConfig.Measured m : small) {
+                t.row(m.name(), provider(m), format("%.0f", m.number("iops")), format("%.2f", 1e6 / m.number("iops")),
+                        format("%.2f", m.number("cpu-per-io")), format("%.2f", m.number("p50")),
+                        format("%.2f", m.number("p99")));
+            }
+            report.table(t.note("The obvious call, from one platform thread: " + SmallFileReads.FILES + " files "
+                    + "read round robin, just written so in the page cache, every call's bytes checked. Through "
+                    + "hpio's provider a call is hpio's channel: its open, size, reads (served at once from the page "
+                    + "cache, no engine round trip) and close. Not one of the issue's targets: the price of "
+                    + "installing the provider for code that reads small files."));
+        }
         Table targets = targets(report, measured, s);
         if (!targets.rows().isEmpty()) {
             report.table(targets);
@@ -165,6 +180,9 @@ final class NioReport {
                 ratio(targets, measured, row, reference, "iops", m -> m.number("iops"), FOR_COMPARISON, null);
             }
         }
+        String small = "-readall-" + NioSettings.SMALL_FILE_BYTES / 1024 + "k";
+        ratio(targets, measured, "hpio" + small, "jdk" + small, "calls per second", m -> m.number("iops"), FOR_COMPARISON,
+                null);
         find(measured, "jdk-flood").ifPresent(m -> {
             boolean grew = m.flag("out-of-memory") || m.number("peak-pending") > 2 * s.stagedWrites();
             t.row("jdk-flood", "heap and pending writes", (m.flag("out-of-memory") ? "OutOfMemoryError" : "no error")

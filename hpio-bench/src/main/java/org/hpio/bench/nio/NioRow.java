@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
  * NioRow afc FILE QD SECONDS WARMUP_SECONDS        4 KiB random O_DIRECT reads, CompletionHandler chains
  * NioRow vthreads FILE THREADS SECONDS WARMUP      THREADS virtual threads reading 4 KiB through one FileChannel
  * NioRow flood FILE WRITES WRITE_BYTES             003's experiment: writes submitted without waiting
+ * NioRow small DIR BYTES SECONDS WARMUP            Files.readAllBytes of DIR's small files of BYTES, round robin
  * </pre>
  */
 public final class NioRow {
@@ -38,6 +39,8 @@ public final class NioRow {
                 case "vthreads" -> VirtualThreadReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
                         Double.parseDouble(args[4]), result);
                 case "flood" -> WriteFlood.run(file, Integer.parseInt(args[2]), Integer.parseInt(args[3]), result);
+                case "small" -> SmallFileReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
+                        Double.parseDouble(args[4]), result);
                 default -> throw new IllegalArgumentException("unknown row kind " + args[0]);
             }
         } catch (Exception | Error e) {

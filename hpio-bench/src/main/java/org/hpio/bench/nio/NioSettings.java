@@ -32,6 +32,8 @@ record NioSettings(long fileSize, double seconds, double warmupSeconds, int roun
      */
     static final int VTHREADS_REFERENCE_DEPTH = EngineConfig.DEFAULT_MAX_IN_FLIGHT;
     static final int FLOOD_WRITE_BYTES = 4 << 20;
+    /** The size of the small files whose {@code Files.readAllBytes} the {@code small} rows time. */
+    static final int SMALL_FILE_BYTES = 1024;
     static final String FLOOD_HEAP = "64m";
 
     NioSettings {

@@ -77,11 +77,14 @@ public final class NioSuite implements Suite {
         Path data = dir.resolve("nio-data.bin");
         List<NioConfig.Measured> measured = new ArrayList<>();
         try {
-            if (!reads.isEmpty()) {
+            if (reads.stream().anyMatch(r -> !r.kind().equals(NioConfig.SMALL))) {
                 try (Progress progress = context.progress("writing " + data.getFileName(), s.fileSize())) {
                     EngineBaseline.createPatternFile(data, s.fileSize(), progress);
                 }
                 PageCache.drop(data);
+            }
+            if (reads.stream().anyMatch(r -> r.kind().equals(NioConfig.SMALL))) {
+                SmallFileReads.create(dir, NioSettings.SMALL_FILE_BYTES);
             }
             Rounds<NioConfig> rounds = Rounds.of(s.rounds(), NioConfig::configuration).alternating();
             Rounds<NioConfig> once = Rounds.of(1, NioConfig::configuration);
@@ -93,6 +96,7 @@ public final class NioSuite implements Suite {
             }
         } finally {
             Files.deleteIfExists(data);
+            SmallFileReads.delete(dir, NioSettings.SMALL_FILE_BYTES);
         }
         NioReport.write(report, measured, s);
     }
@@ -135,6 +139,8 @@ public final class NioSuite implements Suite {
         if (!s.threads().isEmpty()) {
             runs.add(new NioConfig(NioConfig.URING, "engine", NioSettings.VTHREADS_REFERENCE_DEPTH));
         }
+        runs.add(new NioConfig(NioConfig.SMALL, "jdk", NioSettings.SMALL_FILE_BYTES));
+        runs.add(new NioConfig(NioConfig.SMALL, "hpio", NioSettings.SMALL_FILE_BYTES));
         return runs;
     }
 
@@ -150,7 +156,7 @@ public final class NioSuite implements Suite {
         if (names.isEmpty()) {
             return runs;
         }
-        List<String> known = new ArrayList<>(List.of("afc", "vthreads", "flood", "jdk", "hpio", NioConfig.HPIO_SQPOLL,
+        List<String> known = new ArrayList<>(List.of("afc", "vthreads", "flood", NioConfig.SMALL, "jdk", "hpio", NioConfig.HPIO_SQPOLL,
                 NioConfig.HPIO_DEEP));
         List<NioConfig> all = new ArrayList<>(runs);
         all.addAll(floodConfigs());
@@ -182,7 +188,8 @@ public final class NioSuite implements Suite {
             figures.put("p99", Double.toString(f.p99()));
             return new NioConfig.Measured(config, figures);
         }
-        List<String> args = List.of(config.kind(), data.toString(), Integer.toString(config.parameter()),
+        Path target = config.kind().equals(NioConfig.SMALL) ? dir : data;   // the small files' directory
+        List<String> args = List.of(config.kind(), target.toString(), Integer.toString(config.parameter()),
                 Double.toString(s.seconds()), Double.toString(s.warmupSeconds()));
         Map<String, String> figures = ChildJvm.run(config.configuration(),
                 ChildJvm.jvmOptions(config.hpio(), config.providerOptions()),

@@ -1,0 +1,104 @@
+package org.hpio.bench.nio;
+
+import org.hpio.bench.engine.LatencyHistogram;
+import org.hpio.bench.measure.JitQuiet;
+
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * The obvious call: {@code Files.readAllBytes} of small files ({@value #FILES} files of one size, read round
+ * robin by one platform thread; warm: just written, they stay in the page cache), every call's bytes checked
+ * against the file's pattern. Calls per second, CPU per call and each call's latency over the timed run, after
+ * a warm-up until the JIT is quiet. Through hpio's provider a call is hpio's open, size, reads and close.
+ */
+final class SmallFileReads {
+    static final int FILES = 64;
+
+    private SmallFileReads() {
+    }
+
+    /** The {@code index}th file of {@code size} bytes in {@code dir}. */
+    static Path file(Path dir, int size, int index) {
+        return dir.resolve("small-" + size + "-" + index + ".bin");
+    }
+
+    /** The bytes of {@link #file}: a pattern of the file's index, so a call that read another file fails. */
+    static byte[] pattern(int size, int index) {
+        byte[] bytes = new byte[size];
+        for (int i = 0; i < size; i++) {
+            bytes[i] = (byte) (index * 31 + i * 7 + (i >> 8));
+        }
+        return bytes;
+    }
+
+    /** Writes the {@value #FILES} files of {@code size} bytes the rows read (the suite's JVM, the JDK's provider). */
+    static void create(Path dir, int size) throws IOException {
+        for (int i = 0; i < FILES; i++) {
+            Files.write(file(dir, size, i), pattern(size, i));
+        }
+    }
+
+    static void delete(Path dir, int size) throws IOException {
+        for (int i = 0; i < FILES; i++) {
+            Files.deleteIfExists(file(dir, size, i));
+        }
+    }
+
+    static void run(Path dir, int size, double seconds, double warmupSeconds, Map<String, Object> result)
+            throws Exception {
+        Path[] files = new Path[FILES];
+        byte[][] expected = new byte[FILES][];
+        for (int i = 0; i < FILES; i++) {
+            files[i] = file(dir, size, i);
+            expected[i] = pattern(size, i);
+        }
+        try (SeekableByteChannel ch = Files.newByteChannel(files[0])) {
+            result.put("channel", ch.getClass().getName());
+        }
+        read(files, expected, (long) (warmupSeconds * 1e9), null);
+        long extra = JitQuiet.warmUntilQuiet(warmupSeconds, nanos -> read(files, expected, nanos, null));
+        LatencyHistogram latency = new LatencyHistogram();
+        long cpu = NioRow.cpuNanos();
+        long start = System.nanoTime();
+        long calls = read(files, expected, (long) (seconds * 1e9), latency);
+        long elapsed = System.nanoTime() - start;
+        cpu = NioRow.cpuNanos() - cpu;
+        result.put("file-bytes", size);
+        result.put("ios", calls);
+        result.put("seconds", elapsed / 1e9);
+        result.put("iops", calls / (elapsed / 1e9));
+        result.put("cpu-per-io", cpu / 1e3 / calls);
+        result.put("extra-warmup-seconds", extra / 1e9);
+        result.put("p50", latency.quantile(0.5) / 1e3);
+        result.put("p99", latency.quantile(0.99) / 1e3);
+    }
+
+    /** Reads the files round robin for {@code nanos}, checking each; returns the calls (latencies recorded if asked). */
+    private static long read(Path[] files, byte[][] expected, long nanos, LatencyHistogram latency)
+            throws IOException {
+        long calls = 0;
+        long end = System.nanoTime() + nanos;
+        long now;
+        do {
+            for (int i = 0; i < 16; i++, calls++) {
+                int f = (int) (calls % FILES);
+                long before = System.nanoTime();
+                byte[] bytes = Files.readAllBytes(files[f]);
+                if (latency != null) {
+                    latency.record(System.nanoTime() - before);
+                }
+                if (!Arrays.equals(bytes, expected[f])) {
+                    throw new IOException(files[f] + ": readAllBytes gave " + bytes.length + " bytes that differ from "
+                            + "the " + expected[f].length + " written");
+                }
+            }
+            now = System.nanoTime();
+        } while (now < end);
+        return calls;
+    }
+}
