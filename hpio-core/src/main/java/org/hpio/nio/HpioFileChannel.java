@@ -35,9 +35,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * its request: a virtual thread parks and frees its carrier (the JDK's channel pins it in the system call, so
  * the scheduler adds carriers); a platform thread on io_uring reaps its own completion.
  *
- * <p>{@code size}, {@code truncate}, {@code map}, {@code transferTo}/{@code transferFrom}, locks, and every
- * write of an APPEND channel (the kernel's O_APPEND is what makes appends atomic) go to the JDK's own channel
- * on the same file. The file position is this channel's own (the JDK channel's is never used).
+ * <p>{@code truncate}, {@code map}, {@code transferTo}/{@code transferFrom}, locks, and every write of an
+ * APPEND channel (the kernel's O_APPEND is what makes appends atomic) go to the JDK's own channel on the same
+ * file (for a plain read-only channel, opened when first needed: {@link #openReadOnly}); {@code size} is hpio's
+ * descriptor's. The file position is this channel's own (the JDK channel's is never used).
  *
  * <p>Buffers: see {@link BufferTransfer}. A thread returns from a read or write only once the kernel is done
  * with its buffer, even when the channel is closed under it or the thread is interrupted (the channel then
