@@ -412,7 +412,7 @@ class HpioChannelsTest {
                 awaitParked(reader);
                 assertEquals(1, held.engine().inFlight());
                 // The JDK's OperatingSystemMXBean reads /proc so, through the default provider, on any thread.
-                CompletableFuture<byte[]> procRead = CompletableFuture.supplyAsync(() -> {
+                CompletableFuture<byte[]> procRead = onOwnThread(() -> {
                     try (FileChannel ch = held.opener().open(proc, READ)) {
                         assertFalse(HpioChannels.isHpio(ch), "a /proc file gets the JDK's channel");
                         ByteBuffer dst = ByteBuffer.allocate(1 << 16);
@@ -420,10 +420,8 @@ class HpioChannelsTest {
                             assertTrue(dst.hasRemaining(), "/proc/self/status fits in 64 KiB");
                         }
                         return Arrays.copyOf(dst.array(), dst.position());
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
                     }
-                }, runnable -> Thread.ofPlatform().daemon().start(runnable));
+                });
                 String status = new String(procRead.get(30, TimeUnit.SECONDS));   // with the engine still full
                 assertTrue(status.contains("Threads:"), status);
                 assertEquals(1, held.engine().inFlight(), "the place is still the regular file's");
@@ -447,9 +445,7 @@ class HpioChannelsTest {
 
     @Test
     void aFileTheEngineDoesNotServeGetsTheJdksChannelWithEveryOption() throws Exception {
-        Path fifo = dir.resolve("fifo");
-        Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor() == 0,
-                "mkfifo is missing");
+        Path fifo = namedPipe(dir.resolve("fifo"));
         try (Implementation.Running running = Implementation.HPIO_THREADS.start(EngineConfig.defaults())) {
             try (FileChannel ch = running.opener().open(fifo, READ, WRITE, DELETE_ON_CLOSE)) {
                 assertFalse(HpioChannels.isHpio(ch), "a pipe gets the JDK's channel");
@@ -504,16 +500,12 @@ class HpioChannelsTest {
              FileChannel ch = held.opener().open(file, READ)) {
             assertTrue(HpioChannels.isHpio(ch));
             // On this engine a request waits until released: each read below must be served without one.
-            CompletableFuture<List<Integer>> reads = CompletableFuture.supplyAsync(() -> {
-                try {
-                    ByteBuffer rest = ByteBuffer.allocate(8192);
-                    int first = ch.read(rest, 0);   // short: the file ends first
-                    assertArrayEquals(FileChannelContract.bytes(0, 4096), Arrays.copyOf(rest.array(), 4096));
-                    return List.of(first, ch.read(ByteBuffer.allocate(10), 4096), ch.read(ByteBuffer.allocate(10), 10_000));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }, runnable -> Thread.ofPlatform().daemon().start(runnable));
+            CompletableFuture<List<Integer>> reads = onOwnThread(() -> {
+                ByteBuffer rest = ByteBuffer.allocate(8192);
+                int first = ch.read(rest, 0);   // short: the file ends first
+                assertArrayEquals(FileChannelContract.bytes(0, 4096), Arrays.copyOf(rest.array(), 4096));
+                return List.of(first, ch.read(ByteBuffer.allocate(10), 4096), ch.read(ByteBuffer.allocate(10), 10_000));
+            });
             assertEquals(List.of(4096, -1, -1), reads.get(30, TimeUnit.SECONDS));
             assertEquals(0, held.engine().inFlight());
         }
@@ -534,28 +526,38 @@ class HpioChannelsTest {
 
     @Test
     void aPipeReadByNameLosesNothingAWriterWroteAndClosed() throws Exception {
-        Path fifo = dir.resolve("fifo");
-        Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor() == 0,
-                "mkfifo is missing");
+        Path fifo = namedPipe(dir.resolve("fifo"));
         HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
         Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(fifo.toString());
         // The writer's open waits for a reader; it writes and closes at once, possibly before a second open.
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+        CompletableFuture<Path> writer = onOwnThread(() -> Files.write(fifo, "hello".getBytes()));
+        CompletableFuture<byte[]> read = onOwnThread(() -> Files.readAllBytes(viaHpio));
+        assertEquals("hello", new String(read.get(30, TimeUnit.SECONDS)));
+        writer.get(10, TimeUnit.SECONDS);
+    }
+
+    /** An I/O call for {@link #onOwnThread}. */
+    @FunctionalInterface
+    private interface IoCall<T> {
+        T call() throws IOException;
+    }
+
+    /** Runs {@code call} on a daemon platform thread of its own, so a caller waiting with a timeout fails, not hangs. */
+    private static <T> CompletableFuture<T> onOwnThread(IoCall<T> call) {
+        return CompletableFuture.supplyAsync(() -> {
             try {
-                Files.write(fifo, "hello".getBytes());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
-            try {
-                return Files.readAllBytes(viaHpio);
+                return call.call();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }, runnable -> Thread.ofPlatform().daemon().start(runnable));
-        assertEquals("hello", new String(read.get(30, TimeUnit.SECONDS)));
-        writer.get(10, TimeUnit.SECONDS);
+    }
+
+    /** A named pipe made at {@code path} (the test is skipped where mkfifo is missing). */
+    private static Path namedPipe(Path path) throws Exception {
+        Assumptions.assumeTrue(new ProcessBuilder("mkfifo", path.toString()).inheritIO().start().waitFor() == 0,
+                "mkfifo is missing");
+        return path;
     }
 
     /** The descriptors this process has open now. */
