@@ -106,23 +106,30 @@ final class HpioFileChannel extends FileChannel {
      * A plain read-only open (READ or no option, no attribute: {@code Files.readAllBytes}, {@code lines},
      * {@code newByteChannel(path)}) costs one statx(2) by name and one open(2) of hpio's descriptor, not the
      * JDK's open beside them: nothing is created or truncated, so the JDK's channel has nothing to validate or
-     * do first, and it is opened only if a call needs it ({@link #jdk()}). Null, with nothing opened, when the
-     * file is missing, unreadable or not one the engine serves: the usual way then gives the JDK's own outcome,
-     * its exception included. The file's type is asked before it is opened, so a pipe is never opened here
-     * (opening and closing its read end could lose what a writer wrote meanwhile); a file replaced by a pipe
-     * between the two calls fails its reads (ESPIPE) rather than being read as a file.
+     * do first, and it is opened only if a call needs it ({@link #jdk()}). A file the engine does not serve gets
+     * the JDK's channel alone at once (the options need nothing more, see {@link ChannelOptions#forJdkAlone}).
+     * Null, with nothing opened, when the file is missing or hpio's open fails: the usual way then gives the
+     * JDK's own outcome, its exception included. The file's type is asked before hpio opens it, so hpio never
+     * opens a pipe (opening and closing its read end could lose what a writer wrote meanwhile); a file replaced
+     * by a pipe between the two calls fails its reads (ESPIPE) rather than being read as a file.
      */
     private static FileChannel openReadOnly(IoEngine engine, FileSystemProvider jdkProvider, Path path,
-                                            ChannelOptions options) {
+                                            ChannelOptions options) throws IOException {
         if (!NativeAccess.available()) {
             return null;
         }
+        boolean served;
         try {
-            if (!NativeFiles.servedByEngine(jdkProvider, path)) {
-                return null;
-            }
-            NativeFile file = NativeFile.open(path, options.nativeFlags());
-            return new HpioFileChannel(engine, file, null, jdkProvider, path, options);
+            served = NativeFiles.servedByEngine(jdkProvider, path);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (!served) {
+            return jdkProvider.newFileChannel(path, options.forJdk());
+        }
+        try {
+            return new HpioFileChannel(engine, NativeFile.open(path, options.nativeFlags()), null, jdkProvider, path,
+                    options);
         } catch (IOException | RuntimeException e) {
             return null;
         }
