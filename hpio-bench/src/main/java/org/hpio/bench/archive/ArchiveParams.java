@@ -23,8 +23,9 @@ final class ArchiveParams {
                         ? "block size and queue depth sweeps left out (quick run; --full, or --configs naming them)"
                         : "Deflate archive, block sizes 4-128 KiB at queue depth 4, queue depths 1-32 at 32 KiB")
                 .param("rounds", options.repetitions() + " interleaved, after " + Replays.WARM_UP_MIN + "-"
-                        + Replays.WARM_UP_MAX + " untimed warm replays (" + (options.quick() ? "0.3 s, quick" : "1 s")
-                        + ") per configuration, " + jitWait(options) + "; the median replay is reported")
+                        + Replays.WARM_UP_MAX + " untimed replays in each page-cache state measured (a cold one "
+                        + "starting cold; " + (options.quick() ? "0.3 s, quick" : "1 s") + ") per configuration, " + jitWait(options)
+                        + ", then one untimed round of every row; the median replay is reported")
                 .param("timing", "System.nanoTime around opening, each load and each release; each load's "
                         + "CRC-32 check against the file's is untimed")
                 .param("syscalls", StraceCounter.unavailable().map(why -> "not counted: " + why)

@@ -16,16 +16,19 @@ import java.util.OptionalLong;
  * @param loads       loads replayed
  * @param seeks       seeks, where known
  * @param wallSeconds the whole replay's wall clock, checks included
+ * @param jitMillis   the JIT compiler threads' CPU time during the replay, ms (NaN where /proc cannot tell): on two
+ *                    cores, time the replay's own threads may have lost
  */
 record Measured(Workload workload, String config, String mechanism, boolean cold, double seconds, long userBytes,
-                int loads, OptionalLong seeks, double wallSeconds) {
+                int loads, OptionalLong seeks, double wallSeconds, double jitMillis) {
     /** The row's result name: the workload's prefix, the configuration, -cold or -warm. */
     String key() {
         return workload.key(config) + (cold ? "-cold" : "-warm");
     }
 
     Measured withSeeks(OptionalLong counted) {
-        return new Measured(workload, config, mechanism, cold, seconds, userBytes, loads, counted, wallSeconds);
+        return new Measured(workload, config, mechanism, cold, seconds, userBytes, loads, counted, wallSeconds,
+                jitMillis);
     }
 
     double mbPerSecond() {

@@ -27,12 +27,14 @@ final class ReplayTables {
     static void report(SuiteReport report, Workload w, List<Measured> medians, Map<String, SyscallCount> syscalls) {
         Table table = new Table("Trace replay, " + w.name() + " workload: effective throughput (002 §4.2), median replay",
                 List.of("configuration", "mechanism", "cache", "MB/s", "wall MB/s", "µs / load", "syscalls / load",
-                        "seconds", "loads", "user MB", "seeks"));
+                        "seconds", "JIT ms", "loads", "user MB", "seeks"));
         for (Measured m : medians) {
             SyscallCount calls = syscalls.get(m.config());
             table.row(m.config(), m.mechanism(), m.cold() ? "cold" : "warm", twoOrOneDecimals(m.mbPerSecond()),
                     twoOrOneDecimals(m.wallMbPerSecond()), twoOrOneDecimals(m.microsPerLoad()), calls == null ? "-" : twoOrOneDecimals(calls.perLoad()),
-                    String.format(Locale.ROOT, "%.3f", m.seconds()), String.valueOf(m.loads()),
+                    String.format(Locale.ROOT, "%.3f", m.seconds()),
+                    Double.isNaN(m.jitMillis()) ? "-" : String.format(Locale.ROOT, "%.1f", m.jitMillis()),
+                    String.valueOf(m.loads()),
                     twoOrOneDecimals(m.userBytes() / 1e6), m.seeks().isPresent() ? String.valueOf(m.seeks().getAsLong()) : "-");
             results(report, m, calls);
         }
@@ -41,7 +43,9 @@ final class ReplayTables {
                 + "checks included: the fair figure for the look-ahead rows, whose reads and workers may also progress "
                 + "while the replay checks a file. Syscalls / load: every thread's system calls in the first loads of one "
                 + "untimed warm replay under strace -f -c / those loads (the same figure in the cold row); '-' where "
-                + "not counted. "
+                + "not counted. JIT ms: the C1 and C2 compiler threads' CPU time during that replay (every row "
+                + "warmed up in each page-cache state until they were quiet; on two cores, time the replay's threads "
+                + "may have lost); '-' where /proc cannot tell. "
                 + "Seeks: counted by hpio's loader (a read not starting where the previous one ended; a loose file "
                 + "counts one); for ZipFile, 002 §4.3's model on the archive's layout; '-' where unknown. The machine "
                 + "is shared: one run is one sample.");
@@ -57,6 +61,9 @@ final class ReplayTables {
         report.result(m.key(), "wall-read", m.wallMbPerSecond(), "MB/s");
         report.result(m.key(), "time-per-load", m.microsPerLoad(), "us");
         report.result(m.key(), "loads", m.loads(), "count");
+        if (!Double.isNaN(m.jitMillis())) {
+            report.result(m.key(), "jit-cpu", m.jitMillis(), "ms");
+        }
         m.seeks().ifPresent(s -> report.result(m.key(), "seeks", s, "count"));
         if (calls != null) {
             report.result(m.key(), "syscalls-per-load", calls.perLoad(), "count");

@@ -56,10 +56,12 @@ final class Replays {
         for (boolean cold : states(options)) {
             configs.forEach(config -> replays.add(new Replay(config, cold)));
         }
-        double extraWarmUp = warmUp(context, w, data, configs);
+        double extraWarmUp = warmUp(context, w, data, configs, coldStart);
         context.report().param(w.key("extra-warm-up-seconds"), Math.round(extraWarmUp * 10) / 10.0);
-        Rounds<Replay> rounds = Rounds.of(options.repetitions(),
-                r -> w.key(r.config().name()) + (r.cold() ? " cold" : " warm"));
+        // One untimed round in the timed rounds' order first: rows share the loader's code, and a row's replay
+        // right after another's may still make C2 recompile what the other's warm-up profiled.
+        Rounds<Replay> rounds = Rounds.<Replay>of(options.repetitions(),
+                r -> w.key(r.config().name()) + (r.cold() ? " cold" : " warm")).warmUpRounds(1);
         try (Progress progress = context.progress(w.name() + " replays", rounds.steps(replays.size()))) {
             return rounds.run(replays, (r, warmUp) -> replay(w, r.config(), data, r.cold() ? coldStart : null),
                     context.report(), progress);
@@ -87,24 +89,30 @@ final class Replays {
     }
 
     /**
-     * Untimed, checked replays of every row: engines started, code compiled, before any figure. After its
+     * Untimed, checked replays of every row: engines started, code compiled, before any figure. Each warm-up step
+     * replays the row once in every page-cache state the run measures (a cold one starting cold), so that the
+     * code a cold replay runs and a warm one does not (reads still in flight: the waits, the pumping of the read
+     * queue) is compiled too: warmed up warm only, C2 recompiled the loader in the timed cold replays, on the
+     * same two cores, 0.3 to 35 ms of compiler CPU in replays of 30 to 80 ms (Intel Xeon, quick run). After its
      * {@link WarmUp}, a row replays on until the JIT's compiler threads were quiet through a slice of replays
      * ({@link JitQuiet}): a replay lasts tens of milliseconds, and in a quick run C2 was still compiling the
      * look-ahead loader's per-file path (downcalls included) when the timed rounds began: a warm Zstandard replay
      * took 45 ms there against 28 ms compiled, a Deflate one 58 against 49. Returns the extra warm-up, in seconds.
      */
-    private static double warmUp(BenchContext context, Workload w, TraceData data, List<ArchiveConfig> configs) {
+    private static double warmUp(BenchContext context, Workload w, TraceData data, List<ArchiveConfig> configs,
+                                 ColdStart coldStart) {
         WarmUp warmUp = WarmUp.of(WARM_UP_MIN, WARM_UP_MAX, context.options().quick());
         boolean jitWait = waitsForTheJit(context.options());
+        List<Boolean> states = states(context.options());
         long extra = 0;
         for (ArchiveConfig config : configs) {
             try {
-                warmUp.repeat(() -> replay(w, config, data, null));
+                warmUp.repeat(() -> replayInEveryState(w, config, data, states, coldStart));
                 extra += !jitWait || extra >= JIT_WAIT_BUDGET_NANOS ? 0
                         : JitQuiet.warmUntilQuiet(warmUp.nanos() / 1e9, JIT_WAIT_BUDGET_NANOS - extra, nanos -> {
                     long start = System.nanoTime();
                     do {
-                        replay(w, config, data, null);
+                        replayInEveryState(w, config, data, states, coldStart);
                     } while (System.nanoTime() - start < nanos);
                 });
             } catch (Exception e) {
@@ -112,6 +120,14 @@ final class Replays {
             }
         }
         return extra / 1e9;
+    }
+
+    /** One untimed, checked replay of {@code config} in each of {@code states} (true: cold, by {@code coldStart}). */
+    private static void replayInEveryState(Workload w, ArchiveConfig config, TraceData data, List<Boolean> states,
+                                           ColdStart coldStart) throws IOException {
+        for (boolean cold : states) {
+            replay(w, config, data, cold ? coldStart : null);
+        }
     }
 
     /**
@@ -173,6 +189,7 @@ final class Replays {
             throws IOException {
         long nanos = 0;
         long bytes = 0;
+        long jitBefore = JitQuiet.compilerCpuNanos();   // outside the timing: it reads /proc
         long t0 = System.nanoTime();
         long wallStart = t0;
         OptionalLong seeks;
@@ -193,8 +210,9 @@ final class Replays {
         }
         long wallEnd = System.nanoTime();
         nanos += wallEnd - t0;
+        double jitMillis = jitBefore < 0 ? Double.NaN : (JitQuiet.compilerCpuNanos() - jitBefore) / 1e6;
         return new Measured(w, config.name(), config.mechanism(), cold, nanos / 1e9, bytes, loads, seeks,
-                (wallEnd - wallStart) / 1e9);
+                (wallEnd - wallStart) / 1e9, jitMillis);
     }
 
     private static void check(ArchiveConfig config, TraceEvent e, ArchiveConfig.Loaded loaded, TraceData data) {

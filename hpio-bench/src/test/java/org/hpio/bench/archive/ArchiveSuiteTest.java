@@ -1,6 +1,7 @@
 package org.hpio.bench.archive;
 
 import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.JitQuiet;
 import org.hpio.bench.report.Result;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -73,8 +74,13 @@ class ArchiveSuiteTest {
                 assertTrue(r.value() > 0, r.toString());
                 assertEquals(5, find(report, config + state, "loads").value());
                 assertTrue(find(report, config + state, "time-per-load").value() > 0);
+                if (JitQuiet.compilerCpuNanos() >= 0) { // each replay says how much the JIT ran meanwhile
+                    assertTrue(find(report, config + state, "jit-cpu").value() >= 0);
+                }
             }
         }
+        assertTrue(report.tables().stream().filter(t -> t.title().startsWith("Trace replay"))
+                .allMatch(t -> t.columns().contains("JIT ms")), "the replay tables show the JIT's CPU time");
         double gameLoads = find(report, "game-loose-readallbytes-warm", "loads").value();
         assertTrue(gameLoads > 50, "the game workload's loads that fit " + TRACE_BYTES + " bytes: " + gameLoads);
         for (String config : ArchivePlan.coreConfigs(TraceData.none()).stream().map(ArchiveConfig::name).toList()) {
