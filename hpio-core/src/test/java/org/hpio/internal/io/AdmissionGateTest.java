@@ -4,9 +4,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -123,6 +126,61 @@ class AdmissionGateTest {
         assertInstanceOf(InterruptedException.class, e.getCause());
         assertTrue(small.admitted().get(10, TimeUnit.SECONDS), "the second waiter fits once it is first");
         assertEquals(10, gate.held());
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aReleaseWakesOnlyTheFirstWaiterNotEveryParkedOne(boolean virtual) throws Exception {
+        AdmissionGate gate = new AdmissionGate(10, false);
+        gate.tryAcquire(10);
+        AtomicInteger headWaits = new AtomicInteger();
+        AtomicInteger followerWaits = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        threads.add(parkedWaiter(virtual, gate, 10, headWaits));   // first in line: needs all ten units
+        int followers = 40;
+        for (int i = 0; i < followers; i++) {
+            threads.add(parkedWaiter(virtual, gate, 1, followerWaits));
+        }
+        int before = followerWaits.get();
+        for (int i = 0; i < 9; i++) {   // each frees room, never enough for the first waiter
+            int headBefore = headWaits.get();
+            gate.release(1);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (headWaits.get() == headBefore || threads.getFirst().getState() != Thread.State.WAITING) {
+                assertTrue(System.nanoTime() < deadline, "the first waiter was not woken by a release");
+                Thread.sleep(1);
+            }
+        }
+        Thread.sleep(50);   // time for any other waiter a release woke to run
+        assertTrue(followerWaits.get() - before < followers / 4, (followerWaits.get() - before)
+                + " wake-ups of the " + followers + " waiters behind the first after 9 releases (a wake-up of all "
+                + "on each release would be " + 9 * followers + ")");
+        assertEquals(1, gate.held(), "nobody behind the first took a unit");
+        for (Thread t : threads) {
+            t.interrupt();
+            t.join(10_000);
+        }
+    }
+
+    /** A thread acquiring {@code units} that counts each round of its wait in {@code waits}; started once parked. */
+    private static Thread parkedWaiter(boolean virtual, AdmissionGate gate, long units, AtomicInteger waits)
+            throws InterruptedException {
+        Thread t = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
+            try {
+                gate.acquire(units, (g, u) -> {
+                    waits.incrementAndGet();
+                    g.awaitRoom(u, Long.MAX_VALUE);
+                });
+            } catch (InterruptedException e) {
+                // the test's end
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (t.getState() != Thread.State.WAITING) {
+            assertTrue(System.nanoTime() < deadline, "a waiter never parked");
+            Thread.sleep(1);
+        }
+        return t;
     }
 
     /** A thread acquiring {@code units} on a gate (parking while it waits), and its outcome. */
