@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One row of the suite: which kind ({@code afc}, {@code vthreads}, {@code flood}, or the engine's own
+ * One row of the suite: which kind ({@code afc}, {@code vthreads}, {@code heap}, {@code flood}, {@code small}, or the engine's own
  * {@code uring}), on whose provider ({@code jdk}, {@code hpio}, {@code hpio-sqpoll}: hpio's with a kernel
  * submission thread, or {@code hpio-inflight384}: hpio's with a deeper engine bound), at which queue depth or
  * thread count; and, once measured, its figures as the child printed them.
@@ -14,6 +14,11 @@ import java.util.Map;
 record NioConfig(String kind, String provider, int parameter) {
     static final String AFC = "afc";
     static final String VTHREADS = "vthreads";
+    /**
+     * Virtual threads reading into heap buffers, more of them than hpio's staging budget holds at once (see
+     * {@link NioSettings#HEAP_THREADS}): what most code passes, and the wait for staging memory.
+     */
+    static final String HEAP = "heap";
     static final String FLOOD = "flood";
     /** {@code Files.readAllBytes} of small files: the obvious call's fixed cost (see {@link SmallFileReads}). */
     static final String SMALL = "small";
@@ -32,11 +37,15 @@ record NioConfig(String kind, String provider, int parameter) {
     /** hpio's provider with {@code -Dhpio.engine.maxInFlight=}{@value #DEEP_MAX_IN_FLIGHT}. */
     static final String HPIO_DEEP = "hpio-inflight" + DEEP_MAX_IN_FLIGHT;
 
-    /** {@code hpio-afc-qd32}, {@code jdk-vt1000}, {@code hpio-flood}, {@code jdk-readall-1k}, {@code uring-qd32}. */
+    /**
+     * {@code hpio-afc-qd32}, {@code jdk-vt1000}, {@code hpio-heap64k-vt2000}, {@code hpio-flood},
+     * {@code jdk-readall-1k}, {@code uring-qd32}.
+     */
     String configuration() {
         return switch (kind) {
             case AFC -> provider + "-afc-qd" + parameter;
             case VTHREADS -> provider + "-vt" + parameter;
+            case HEAP -> provider + "-heap" + NioSettings.HEAP_BLOCK / 1024 + "k-vt" + parameter;
             case FLOOD -> provider + "-flood";
             case SMALL -> provider + "-readall-" + (parameter >= 1024 ? parameter / 1024 + "k" : parameter + "b");
             default -> "uring-qd" + parameter;

@@ -61,6 +61,21 @@ final class NioReport {
                     + "the shared engine's bound, and as the JDK's 256 blocked carriers), on the same file in this "
                     + "run: what io_uring gives at that depth on this machine, without threads or channels."));
         }
+        List<NioConfig.Measured> heap = of(measured, NioConfig.HEAP);
+        if (!heap.isEmpty()) {
+            Table t = new Table("(e) FileChannel from " + NioSettings.HEAP_THREADS + " virtual threads into heap "
+                    + "buffers, " + NioSettings.HEAP_BLOCK / 1024 + " KiB random O_DIRECT reads",
+                    List.of("configuration", "provider", "virtual threads", "IOPS", "CPU µs / I/O", "of which JIT",
+                            "p50 µs", "p99 µs", "peak OS threads"));
+            for (NioConfig.Measured m : heap) {
+                readRow(t, m);
+            }
+            report.table(t.note("(c) with ByteBuffer.allocate, what most code passes: the JDK reads through a "
+                    + "temporary direct buffer of the carrier, hpio through staging memory, of which its engine "
+                    + "lends " + EngineConfig.DEFAULT_MAX_STAGING_BYTES / (1 << 20) + " MiB at once: these threads' "
+                    + "reads want twice that, so about half of them wait, in order, for staging memory. Not one of "
+                    + "the issue's targets."));
+        }
         List<NioConfig.Measured> small = of(measured, NioConfig.SMALL);
         if (!small.isEmpty()) {
             Table t = new Table("(d) Files.readAllBytes of " + NioSettings.SMALL_FILE_BYTES + "-byte files, warm",
@@ -180,6 +195,9 @@ final class NioReport {
                 ratio(targets, measured, row, reference, "iops", m -> m.number("iops"), FOR_COMPARISON, null);
             }
         }
+        String heapRows = "-heap" + NioSettings.HEAP_BLOCK / 1024 + "k-vt" + NioSettings.HEAP_THREADS;
+        ratio(targets, measured, "hpio" + heapRows, "jdk" + heapRows, "iops", m -> m.number("iops"), FOR_COMPARISON,
+                null);
         String small = "-readall-" + NioSettings.SMALL_FILE_BYTES / 1024 + "k";
         ratio(targets, measured, "hpio" + small, "jdk" + small, "calls per second", m -> m.number("iops"), FOR_COMPARISON,
                 null);

@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
  * <pre>
  * NioRow afc FILE QD SECONDS WARMUP_SECONDS        4 KiB random O_DIRECT reads, CompletionHandler chains
  * NioRow vthreads FILE THREADS SECONDS WARMUP      THREADS virtual threads reading 4 KiB through one FileChannel
+ * NioRow heap FILE THREADS SECONDS WARMUP          the same, 64 KiB into heap buffers
  * NioRow flood FILE WRITES WRITE_BYTES             003's experiment: writes submitted without waiting
  * NioRow small DIR BYTES SECONDS WARMUP            Files.readAllBytes of DIR's small files of BYTES, round robin
  * </pre>
@@ -37,7 +38,9 @@ public final class NioRow {
                 case "afc" -> AfcReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
                         Double.parseDouble(args[4]), result);
                 case "vthreads" -> VirtualThreadReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
-                        Double.parseDouble(args[4]), result);
+                        Double.parseDouble(args[4]), VirtualThreadReads.Buffers.DIRECT_4K, result);
+                case "heap" -> VirtualThreadReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
+                        Double.parseDouble(args[4]), VirtualThreadReads.Buffers.HEAP_64K, result);
                 case "flood" -> WriteFlood.run(file, Integer.parseInt(args[2]), Integer.parseInt(args[3]), result);
                 case "small" -> SmallFileReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
                         Double.parseDouble(args[4]), result);

@@ -35,6 +35,13 @@ record NioSettings(long fileSize, double seconds, double warmupSeconds, int roun
     /** The size of the small files whose {@code Files.readAllBytes} the {@code small} rows time. */
     static final int SMALL_FILE_BYTES = 1024;
     static final String FLOOD_HEAP = "64m";
+    /** The block the heap rows read: 64 KiB, so that their threads' reads want more than the staging budget. */
+    static final int HEAP_BLOCK = 64 << 10;
+    /**
+     * The heap rows' virtual threads: 2,000 reads of {@link #HEAP_BLOCK} want 128 MiB of staging, twice hpio's
+     * budget (EngineConfig.DEFAULT_MAX_STAGING_BYTES), so half of them wait for it.
+     */
+    static final int HEAP_THREADS = 2000;
 
     NioSettings {
         depths = List.copyOf(depths);

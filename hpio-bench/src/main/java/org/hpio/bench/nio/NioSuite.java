@@ -57,7 +57,8 @@ public final class NioSuite implements Suite {
     @Override
     public String summary() {
         return "the JDK's AsynchronousFileChannel and FileChannel on the JDK's provider and on hpio's: 003's write "
-                + "flood, 4 KiB random O_DIRECT reads at QD 1-32, 1,000 and 10,000 virtual threads";
+                + "flood, 4 KiB random O_DIRECT reads at QD 1-32, 1,000 and 10,000 virtual threads, 2,000 into heap "
+                + "buffers";
     }
 
     @Override
@@ -139,6 +140,8 @@ public final class NioSuite implements Suite {
         if (!s.threads().isEmpty()) {
             runs.add(new NioConfig(NioConfig.URING, "engine", NioSettings.VTHREADS_REFERENCE_DEPTH));
         }
+        runs.add(new NioConfig(NioConfig.HEAP, "jdk", NioSettings.HEAP_THREADS));
+        runs.add(new NioConfig(NioConfig.HEAP, "hpio", NioSettings.HEAP_THREADS));
         runs.add(new NioConfig(NioConfig.SMALL, "jdk", NioSettings.SMALL_FILE_BYTES));
         runs.add(new NioConfig(NioConfig.SMALL, "hpio", NioSettings.SMALL_FILE_BYTES));
         return runs;
@@ -156,7 +159,7 @@ public final class NioSuite implements Suite {
         if (names.isEmpty()) {
             return runs;
         }
-        List<String> known = new ArrayList<>(List.of("afc", "vthreads", "flood", NioConfig.SMALL, "jdk", "hpio", NioConfig.HPIO_SQPOLL,
+        List<String> known = new ArrayList<>(List.of("afc", "vthreads", NioConfig.HEAP, "flood", NioConfig.SMALL, "jdk", "hpio", NioConfig.HPIO_SQPOLL,
                 NioConfig.HPIO_DEEP));
         List<NioConfig> all = new ArrayList<>(runs);
         all.addAll(floodConfigs());

@@ -22,7 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import static java.nio.file.StandardOpenOption.READ;
 
 /**
- * {@code threads} virtual threads, each reading 4 KiB blocks at random offsets of one O_DIRECT
+ * {@code threads} virtual threads, each reading 4 KiB blocks into an aligned direct buffer (or 64 KiB blocks
+ * into a heap buffer: {@link Buffers}) at random offsets of one O_DIRECT
  * {@link FileChannel} (positional reads), every block checked: first for the warm-up, then the timed run,
  * then they stop. IOPS and CPU time over the timed run; the latency of each read of the timed run (around
  * the call); the process's peak count of OS threads over its whole life (the JDK's channel pins a carrier in
@@ -30,15 +31,40 @@ import static java.nio.file.StandardOpenOption.READ;
  */
 final class VirtualThreadReads {
     private static final int BLOCK = EngineBaseline.BLOCK;
+
+    /** What each thread reads into. */
+    enum Buffers {
+        /** A 4 KiB direct buffer, aligned for O_DIRECT: the kernel reads into it. */
+        DIRECT_4K(BLOCK, false),
+        /**
+         * A 64 KiB heap buffer ({@code ByteBuffer.allocate}): the JDK reads through a temporary direct buffer of
+         * its carrier, hpio through staging memory from its budget.
+         */
+        HEAP_64K(NioSettings.HEAP_BLOCK, true);
+
+        final int block;
+        final boolean heap;
+
+        Buffers(int block, boolean heap) {
+            this.block = block;
+            this.heap = heap;
+        }
+
+        ByteBuffer allocate() {
+            return heap ? ByteBuffer.allocate(block)
+                    : ByteBuffer.allocateDirect(2 * block).alignedSlice(block).limit(block).slice();
+        }
+    }
     /** Latencies go to one of these, by thread, each under its own lock (a histogram per thread is 30 KiB). */
     private static final int STRIPES = 16;
 
     private VirtualThreadReads() {
     }
 
-    static void run(Path file, int threads, double seconds, double warmupSeconds, Map<String, Object> result)
-            throws Exception {
-        long blocks = Files.size(file) / BLOCK;
+    static void run(Path file, int threads, double seconds, double warmupSeconds, Buffers buffers,
+                    Map<String, Object> result) throws Exception {
+        int block = buffers.block;
+        long blocks = Files.size(file) / block;
         LongAdder ios = new LongAdder();
         LongAdder wrong = new LongAdder();
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -56,7 +82,7 @@ final class VirtualThreadReads {
                 int stripe = t % STRIPES;
                 SplittableRandom random = new SplittableRandom(42L * 1_000_003 + t);
                 readers.add(Thread.ofVirtual().unstarted(() -> {
-                    ByteBuffer buffer = ByteBuffer.allocateDirect(2 * BLOCK).alignedSlice(BLOCK).limit(BLOCK).slice();
+                    ByteBuffer buffer = buffers.allocate();
                     MemorySegment segment = MemorySegment.ofBuffer(buffer);
                     try {
                         while (true) {
@@ -64,12 +90,12 @@ final class VirtualThreadReads {
                             if (now == 2 || failure.get() != null) {
                                 return;
                             }
-                            long position = random.nextLong(blocks) * BLOCK;
+                            long position = random.nextLong(blocks) * block;
                             EngineBaseline.poison(segment);
                             long begin = System.nanoTime();
                             int n = ch.read(buffer.clear(), position);
                             long took = System.nanoTime() - begin;
-                            if (n != BLOCK || EngineBaseline.wrongBlocks(segment, position) != 0) {
+                            if (n != block || EngineBaseline.wrongBlocks(segment, position) != 0) {
                                 wrong.increment();
                             }
                             if (now == 1) {

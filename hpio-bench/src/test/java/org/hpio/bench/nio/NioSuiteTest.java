@@ -66,6 +66,8 @@ class NioSuiteTest {
                 && r.get(1).equals("iops")), "the deeper bound's row is compared with the JDK's");
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-readall-1k / jdk-readall-1k")),
                 "the small files' rows are compared");
+        assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-heap64k-vt2000 / jdk-heap64k-vt2000")),
+                "the heap buffers' rows are compared");
         assertTrue(sqPoll || report.notes().stream().anyMatch(n -> n.contains("left out")), "the SQPOLL rows' absence is said");
         try (Stream<Path> left = Files.list(work.resolve("nio"))) {
             assertEquals(List.of(), left.toList(), "the suite deletes its files");
@@ -91,6 +93,7 @@ class NioSuiteTest {
         assertEquals(List.of("jdk-vt1000", "uring-qd256"), names(NioSuite.select(all, List.of("jdk-vt1000", "uring-qd256"))));
         assertEquals(List.of(), names(NioSuite.select(all, List.of("flood"))));
         assertEquals(List.of("jdk-readall-1k", "hpio-readall-1k"), names(NioSuite.select(all, List.of("small"))));
+        assertEquals(List.of("jdk-heap64k-vt2000", "hpio-heap64k-vt2000"), names(NioSuite.select(all, List.of("heap"))));
         assertEquals(List.of("jdk-flood", "hpio-flood"), names(NioSuite.select(NioSuite.floodConfigs(), List.of("flood"))));
         assertThrows(IllegalArgumentException.class, () -> NioSuite.select(all, List.of("afc-qd32")));
         assertTrue(Suites.byName("nio").isPresent(), "registered with the other suites");
