@@ -144,7 +144,8 @@ public final class AdmissionGate {
      * {@code nanos} passed ({@code Long.MAX_VALUE}: no time limit); returns at once if they fit now in this
      * thread's turn ({@link #fitsInTurn}). Only the first waiter of {@link #acquire} is woken by a release: a
      * thread further back waits until those ahead of it left. It may also return early (a spurious wake-up);
-     * its caller looks again. Takes nothing.
+     * its caller looks again. Takes nothing. Meant for a {@link Wait}, whose thread waits in {@link #acquire}:
+     * any other thread is never woken, only its time limit ends its wait.
      *
      * @throws InterruptedException if the thread is interrupted before it parks or while it is parked (the
      *                              interrupt status is cleared)
