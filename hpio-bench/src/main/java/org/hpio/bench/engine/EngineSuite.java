@@ -1,6 +1,7 @@
 package org.hpio.bench.engine;
 
 import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.JitQuiet;
 import org.hpio.bench.measure.Medians;
 import org.hpio.bench.measure.Rounds;
 import org.hpio.bench.report.Progress;
@@ -132,7 +133,10 @@ public final class EngineSuite implements Suite {
                 .param("seconds-per-configuration", s.seconds())
                 .param("rounds", s.rounds() + " (every configuration once per round, every other round in reverse "
                         + "order; the round with the median rate is reported)")
-                .param("warm-up-seconds", String.format(Locale.ROOT, "%.2f (same driver, untimed, checked)", s.warmupSeconds()))
+                .param("warm-up-seconds", String.format(Locale.ROOT, "%.2f (same driver, untimed, checked), then more, "
+                        + "slice by slice, until the JIT's compiler threads used under %.0f%% of a slice (at most %d "
+                        + "times the warm-up)", s.warmupSeconds(), JitQuiet.QUIET_SHARE * 100,
+                        JitQuiet.MAX_EXTRA_PER_WARMUP))
                 .param("page-cache", "O_DIRECT rows bypass it (cold by construction); warm rows read buffered after "
                         + "the file was read once")
                 .param("cpu-per-io", "process CPU time (user + system, all threads, getProcessCpuTime) over the timed "
