@@ -42,12 +42,7 @@ final class NioReport {
                     + "without a channel) on the same file in this run: the machine's reference for QD 32."));
         }
         if (!vthreads.isEmpty()) {
-            Table t = new Table("(c) FileChannel from virtual threads, 4 KiB random O_DIRECT reads",
-                    List.of("configuration", "provider", "virtual threads", "IOPS", "CPU µs / I/O", "of which JIT",
-                            "p50 µs", "p99 µs", "peak OS threads"));
-            for (NioConfig.Measured m : vthreads) {
-                readRow(t, m);
-            }
+            Table t = threadsTable("(c) FileChannel from virtual threads, 4 KiB random O_DIRECT reads", vthreads);
             report.table(t.note("One channel, every thread reading in a loop; every block checked. The JDK's "
                     + "FileChannel pins a virtual thread's carrier in the read, so the scheduler adds carriers (up "
                     + "to 256); hpio's parks the virtual thread and frees its carrier. hpio-sqpoll: the same with "
@@ -63,13 +58,8 @@ final class NioReport {
         }
         List<NioConfig.Measured> heap = of(measured, NioConfig.HEAP);
         if (!heap.isEmpty()) {
-            Table t = new Table("(e) FileChannel from " + NioSettings.HEAP_THREADS + " virtual threads into heap "
-                    + "buffers, " + NioSettings.HEAP_BLOCK / 1024 + " KiB random O_DIRECT reads",
-                    List.of("configuration", "provider", "virtual threads", "IOPS", "CPU µs / I/O", "of which JIT",
-                            "p50 µs", "p99 µs", "peak OS threads"));
-            for (NioConfig.Measured m : heap) {
-                readRow(t, m);
-            }
+            Table t = threadsTable("(e) FileChannel from " + NioSettings.HEAP_THREADS + " virtual threads into "
+                    + "heap buffers, " + NioSettings.HEAP_BLOCK / 1024 + " KiB random O_DIRECT reads", heap);
             report.table(t.note("(c) with ByteBuffer.allocate, what most code passes: the JDK reads through a "
                     + "temporary direct buffer of the carrier, hpio through staging memory, of which its engine "
                     + "lends " + EngineConfig.DEFAULT_MAX_STAGING_BYTES / (1 << 20) + " MiB at once: these threads' "
@@ -223,6 +213,16 @@ final class NioReport {
         });
         return t.note("Same run, same file; every row checked its own bytes before its figures count. 'met' compares "
                 + "with issue 17's targets; the machine is shared, so one run is one sample.");
+    }
+
+    /** A table of virtual-thread read rows ((c), (e)): one {@link #readRow} per row. */
+    private static Table threadsTable(String title, List<NioConfig.Measured> rows) {
+        Table t = new Table(title, List.of("configuration", "provider", "virtual threads", "IOPS", "CPU µs / I/O",
+                "of which JIT", "p50 µs", "p99 µs", "peak OS threads"));
+        for (NioConfig.Measured m : rows) {
+            readRow(t, m);
+        }
+        return t;
     }
 
     /** A read row of table (b) or (c): its parameter (QD or threads), rate, CPU, latency and peak OS threads. */

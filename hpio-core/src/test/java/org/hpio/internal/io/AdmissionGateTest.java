@@ -165,32 +165,26 @@ class AdmissionGateTest {
     /** A thread acquiring {@code units} that counts each round of its wait in {@code waits}; started once parked. */
     private static Thread parkedWaiter(boolean virtual, AdmissionGate gate, long units, AtomicInteger waits)
             throws InterruptedException {
-        Thread t = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
-            try {
-                gate.acquire(units, (g, u) -> {
-                    waits.incrementAndGet();
-                    g.awaitRoom(u, Long.MAX_VALUE);
-                });
-            } catch (InterruptedException e) {
-                // the test's end
-            }
-        });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (t.getState() != Thread.State.WAITING) {
-            assertTrue(System.nanoTime() < deadline, "a waiter never parked");
-            Thread.sleep(1);
-        }
-        return t;
+        return Acquirer.waiting(virtual, gate, units, (g, u) -> {
+            waits.incrementAndGet();
+            g.awaitRoom(u, Long.MAX_VALUE);
+        }).thread();
     }
 
     /** A thread acquiring {@code units} on a gate (parking while it waits), and its outcome. */
     private record Acquirer(Thread thread, CompletableFuture<Boolean> admitted) {
         /** Starts one and returns once it parks in its wait (failing if it returns instead). */
         static Acquirer waiting(boolean virtual, AdmissionGate gate, long units) throws InterruptedException {
+            return waiting(virtual, gate, units, AdmissionGate.helping(Completions.NONE));
+        }
+
+        /** {@link #waiting(boolean, AdmissionGate, long)} with {@code wait} as the acquire's wait. */
+        static Acquirer waiting(boolean virtual, AdmissionGate gate, long units, AdmissionGate.Wait wait)
+                throws InterruptedException {
             CompletableFuture<Boolean> admitted = new CompletableFuture<>();
             Thread thread = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
                 try {
-                    admitted.complete(gate.acquire(units, AdmissionGate.helping(Completions.NONE)));
+                    admitted.complete(gate.acquire(units, wait));
                 } catch (Throwable t) {
                     admitted.completeExceptionally(t);
                 }
