@@ -5,6 +5,7 @@ import org.hpio.internal.io.EngineConfig;
 import org.hpio.bench.report.Table;
 import org.hpio.bench.report.TargetsTable;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.DoublePredicate;
@@ -54,7 +55,11 @@ final class NioReport {
                     + NioSettings.VTHREADS_REFERENCE_DEPTH + ": the engine suite's driver, one thread keeping "
                     + NioSettings.VTHREADS_REFERENCE_DEPTH + " reads in flight (as many as hpio's channel can have, "
                     + "the shared engine's bound, and as the JDK's 256 blocked carriers), on the same file in this "
-                    + "run: what io_uring gives at that depth on this machine, without threads or channels."));
+                    + "run: what io_uring gives at that depth on this machine, without threads or channels. Block "
+                    + "layer: the file's device as the kernel counts it over the timed run (/sys/dev/block/M:m/stat): "
+                    + "the mean time a read spent there (queued in the I/O scheduler, then at the device), the mean "
+                    + "number of requests it held, and the machine's interrupts per read. Where two rows held as many "
+                    + "and one completed fewer reads, each of its reads was slower below the caller's queueing."));
         }
         List<NioConfig.Measured> heap = of(measured, NioConfig.HEAP);
         if (!heap.isEmpty()) {
@@ -123,6 +128,14 @@ final class NioReport {
         report.result(name, "p99", m.number("p99"), "µs");
         if (!Double.isNaN(m.number("peak-os-threads"))) {
             report.result(name, "peak-os-threads", m.number("peak-os-threads"), "count");
+        }
+        if (!Double.isNaN(m.number("block-read-us"))) {   // the block layer's account (virtual-thread rows)
+            report.result(name, "block-read-us", m.number("block-read-us"), "µs");
+            report.result(name, "block-queue", m.number("block-queue"), "count");
+            report.result(name, "block-reads-per-s", m.number("block-reads-per-s"), "ops/s");
+        }
+        if (!Double.isNaN(m.number("interrupts-per-io"))) {
+            report.result(name, "interrupts-per-io", m.number("interrupts-per-io"), "count");
         }
     }
 
@@ -218,23 +231,36 @@ final class NioReport {
     /** A table of virtual-thread read rows ((c), (e)): one {@link #readRow} per row. */
     private static Table threadsTable(String title, List<NioConfig.Measured> rows) {
         Table t = new Table(title, List.of("configuration", "provider", "virtual threads", "IOPS", "CPU µs / I/O",
-                "of which JIT", "p50 µs", "p99 µs", "peak OS threads"));
+                "of which JIT", "p50 µs", "p99 µs", "peak OS threads", "block layer µs / read", "in block layer",
+                "interrupts / read"));
         for (NioConfig.Measured m : rows) {
-            readRow(t, m);
+            readRow(t, m, optional(m, "block-read-us", "%.0f"), optional(m, "block-queue", "%.0f"),
+                    optional(m, "interrupts-per-io", "%.3f"));
         }
         return t;
     }
 
-    /** A read row of table (b) or (c): its parameter (QD or threads), rate, CPU, latency and peak OS threads. */
-    private static void readRow(Table t, NioConfig.Measured m) {
+    /** {@code key}'s figure in {@code pattern}, or a dash where the row has none (the engine's own driver). */
+    private static String optional(NioConfig.Measured m, String key, String pattern) {
+        double v = m.number(key);
+        return Double.isNaN(v) ? "–" : format(pattern, v);
+    }
+
+    /**
+     * A read row of table (b) or (c): its parameter (QD or threads), rate, CPU, latency and peak OS threads, then
+     * {@code more} cells.
+     */
+    private static void readRow(Table t, NioConfig.Measured m, String... more) {
         String parameter = Integer.toString(m.config().parameter());
         if (m.config().kind().equals(NioConfig.URING) && m.config().section().equals(NioConfig.VTHREADS)) {
             parameter = "none (QD " + parameter + ")";
         }
-        t.row(m.name(), provider(m), parameter, format("%.0f", m.number("iops")),
+        List<String> cells = new ArrayList<>(List.of(m.name(), provider(m), parameter, format("%.0f", m.number("iops")),
                 format("%.2f", m.number("cpu-per-io")), format("%.2f", m.number("jit-cpu-per-io")),
                 format("%.0f", m.number("p50")),
-                format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads")));
+                format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads"))));
+        cells.addAll(List.of(more));
+        t.row(cells);
     }
 
     private static Optional<NioConfig.Measured> find(List<NioConfig.Measured> measured, String name) {

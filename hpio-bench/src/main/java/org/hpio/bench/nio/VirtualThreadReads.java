@@ -3,6 +3,7 @@ package org.hpio.bench.nio;
 import com.sun.nio.file.ExtendedOpenOption;
 import org.hpio.bench.engine.EngineBaseline;
 import org.hpio.bench.engine.LatencyHistogram;
+import org.hpio.bench.measure.BlockQueue;
 import org.hpio.bench.measure.JitQuiet;
 
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -27,7 +29,8 @@ import static java.nio.file.StandardOpenOption.READ;
  * {@link FileChannel} (positional reads), every block checked: first for the warm-up, then the timed run,
  * then they stop. IOPS and CPU time over the timed run; the latency of each read of the timed run (around
  * the call); the process's peak count of OS threads over its whole life (the JDK's channel pins a carrier in
- * each read, so the scheduler adds carriers, up to 256 by default).
+ * each read, so the scheduler adds carriers, up to 256 by default); and the block layer's account of the
+ * file's device over the timed run ({@link BlockQueue}: its time per read and its mean depth).
  */
 final class VirtualThreadReads {
     private static final int BLOCK = EngineBaseline.BLOCK;
@@ -116,6 +119,8 @@ final class VirtualThreadReads {
             readers.forEach(Thread::start);
             Thread.sleep(Math.round(warmupSeconds * 1000));
             long extra = JitQuiet.warmUntilQuiet(warmupSeconds, nanos -> Thread.sleep(nanos / 1_000_000));
+            Optional<BlockQueue> device = BlockQueue.of(file);
+            BlockQueue.Snapshot before = device.isPresent() ? device.get().snapshot() : null;
             long cpu = NioRow.cpuNanos();
             long jit = JitQuiet.compilerCpuNanos();
             long start = System.nanoTime();
@@ -123,6 +128,9 @@ final class VirtualThreadReads {
             Thread.sleep(Math.round(seconds * 1000));
             Phase.set(2);
             long elapsed = System.nanoTime() - start;
+            if (before != null) {
+                before.putFigures(device.get().snapshot(), result);
+            }
             cpu = NioRow.cpuNanos() - cpu;
             jit = JitQuiet.compilerCpuNanos() - jit;
             long counted = ios.sum();

@@ -1,6 +1,7 @@
 package org.hpio.bench.nio;
 
 import com.sun.nio.file.ExtendedOpenOption;
+import org.hpio.bench.measure.BlockQueue;
 import org.hpio.bench.report.Result;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.report.Table;
@@ -52,6 +53,12 @@ class NioSuiteTest {
             assertTrue(v > 0, config.configuration() + " " + metric + " = " + v);
         }
         assertTrue(value(report, "jdk-vt50", "peak-os-threads") > 0);
+        if (BlockQueue.of(work).isPresent()) {   // the virtual-thread rows give the block layer's account of the device
+            for (String row : List.of("jdk-vt50", "hpio-vt50")) {
+                assertTrue(value(report, row, "block-read-us") > 0, row + ": time per read in the block layer");
+                assertTrue(value(report, row, "block-queue") > 0, row + ": requests held in the block layer");
+            }
+        }
         assertEquals(8, value(report, "hpio-flood", "acknowledged"), "every hpio write acknowledged and checked");
         Table targets = report.tables().stream().filter(t -> t.title().startsWith("Targets")).findFirst().orElseThrow();
         int met = targets.columns().indexOf("met");

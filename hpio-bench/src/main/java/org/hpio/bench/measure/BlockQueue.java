@@ -1,0 +1,99 @@
+package org.hpio.bench.measure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The block layer's account of the device a file lives on, over an interval: how many reads the device
+ * completed, how long each spent in the block layer on average (queued in the I/O scheduler, then at the
+ * device), how many requests the layer held on average, and the machine's interrupts per read. Read from the
+ * kernel's {@code /sys/dev/block/MAJOR:MINOR/stat} (Documentation/block/stat.rst: field 1 reads completed,
+ * 4 milliseconds spent reading, 11 the weighted milliseconds of every request in the layer) and the {@code intr}
+ * line of {@code /proc/stat}, before and after.
+ *
+ * <p>Two ways of reading one file at one depth keep the same number of requests in the block layer; when one
+ * still completes fewer reads per second, each of its reads took longer there, and the cause lies below the
+ * caller's queueing (the device, or the machine's interrupts), not in how full the caller kept the queue.
+ * System-wide: anything else reading the device meanwhile counts too.
+ */
+public final class BlockQueue {
+    private final Path stat;
+
+    private BlockQueue(Path stat) {
+        this.stat = stat;
+    }
+
+    /** The device of {@code file} as the block layer counts it, or empty (a file system without one: tmpfs). */
+    public static Optional<BlockQueue> of(Path file) {
+        try {
+            long dev = ((Number) Files.getAttribute(file, "unix:dev")).longValue();
+            Path stat = Path.of("/sys/dev/block", major(dev) + ":" + minor(dev), "stat");
+            return Files.isReadable(stat) ? Optional.of(new BlockQueue(stat)) : Optional.empty();
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Linux's dev_t encoding (glibc's gnu_dev_major). */
+    static long major(long dev) {
+        return ((dev >>> 8) & 0xfff) | ((dev >>> 32) & ~0xfffL);
+    }
+
+    /** Linux's dev_t encoding (glibc's gnu_dev_minor). */
+    static long minor(long dev) {
+        return (dev & 0xff) | ((dev >>> 12) & ~0xffL);
+    }
+
+    /** The counters now. */
+    public Snapshot snapshot() throws IOException {
+        return Snapshot.parse(System.nanoTime(), Files.readString(stat), Files.readString(Path.of("/proc/stat")));
+    }
+
+    /**
+     * The counters at one moment.
+     *
+     * @param nanos        System.nanoTime when read
+     * @param reads        reads the device completed
+     * @param readMillis   milliseconds those reads spent in the block layer, summed
+     * @param queueMillis  milliseconds of every request in the layer, summed (time_in_queue)
+     * @param interrupts   interrupts the machine took (every CPU, every source: /proc/stat's intr total)
+     */
+    public record Snapshot(long nanos, long reads, long readMillis, long queueMillis, long interrupts) {
+        static Snapshot parse(long nanos, String blockStat, String procStat) {
+            String[] f = blockStat.strip().split("\\s+");
+            if (f.length < 11) {
+                throw new IllegalArgumentException("a block stat line has at least 11 fields: '" + blockStat.strip() + "'");
+            }
+            long interrupts = -1;
+            for (String line : procStat.split("\n")) {
+                if (line.startsWith("intr ")) {
+                    interrupts = Long.parseLong(line.split(" ", 3)[1]);
+                }
+            }
+            return new Snapshot(nanos, Long.parseLong(f[0]), Long.parseLong(f[3]), Long.parseLong(f[10]), interrupts);
+        }
+
+        /**
+         * From this snapshot to {@code later}, into {@code figures}: {@code block-reads-per-s},
+         * {@code block-read-us} (mean time in the layer per read), {@code block-queue} (mean requests in the
+         * layer) and {@code interrupts-per-io} (per read the device completed); nothing when the device
+         * completed no read.
+         */
+        public void putFigures(Snapshot later, Map<String, Object> figures) {
+            long reads = later.reads - reads();
+            double seconds = (later.nanos - nanos) / 1e9;
+            if (reads <= 0 || seconds <= 0) {
+                return;
+            }
+            figures.put("block-reads-per-s", reads / seconds);
+            figures.put("block-read-us", (later.readMillis - readMillis) * 1e3 / reads);
+            figures.put("block-queue", (later.queueMillis - queueMillis) / (seconds * 1e3));
+            if (interrupts >= 0 && later.interrupts >= 0) {
+                figures.put("interrupts-per-io", (double) (later.interrupts - interrupts) / reads);
+            }
+        }
+    }
+}
