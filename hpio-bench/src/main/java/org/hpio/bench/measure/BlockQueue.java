@@ -53,6 +53,18 @@ public final class BlockQueue {
     }
 
     /**
+     * The counters now, or null when they cannot be read: these figures explain a row, they are not what it
+     * measures, so a kernel that words its counters otherwise costs the row only them.
+     */
+    public Snapshot snapshotOrNull() {
+        try {
+            return snapshot();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
      * The counters at one moment.
      *
      * @param nanos        System.nanoTime when read
@@ -80,9 +92,12 @@ public final class BlockQueue {
          * From this snapshot to {@code later}, into {@code figures}: {@code block-reads-per-s},
          * {@code block-read-us} (mean time in the layer per read), {@code block-queue} (mean requests in the
          * layer) and {@code interrupts-per-io} (per read the device completed); nothing when the device
-         * completed no read.
+         * completed no read or {@code later} is null.
          */
         public void putFigures(Snapshot later, Map<String, Object> figures) {
+            if (later == null) {
+                return;
+            }
             long reads = later.reads - reads();
             double seconds = (later.nanos - nanos) / 1e9;
             if (reads <= 0 || seconds <= 0) {

@@ -120,7 +120,7 @@ final class VirtualThreadReads {
             Thread.sleep(Math.round(warmupSeconds * 1000));
             long extra = JitQuiet.warmUntilQuiet(warmupSeconds, nanos -> Thread.sleep(nanos / 1_000_000));
             Optional<BlockQueue> device = BlockQueue.of(file);
-            BlockQueue.Snapshot before = device.isPresent() ? device.get().snapshot() : null;
+            BlockQueue.Snapshot before = device.map(BlockQueue::snapshotOrNull).orElse(null);
             long cpu = NioRow.cpuNanos();
             long jit = JitQuiet.compilerCpuNanos();
             long start = System.nanoTime();
@@ -128,11 +128,11 @@ final class VirtualThreadReads {
             Thread.sleep(Math.round(seconds * 1000));
             Phase.set(2);
             long elapsed = System.nanoTime() - start;
-            if (before != null) {
-                before.putFigures(device.get().snapshot(), result);
-            }
             cpu = NioRow.cpuNanos() - cpu;
             jit = JitQuiet.compilerCpuNanos() - jit;
+            if (before != null) {
+                before.putFigures(device.get().snapshotOrNull(), result);
+            }
             long counted = ios.sum();
             for (Thread r : readers) {
                 r.join();

@@ -49,6 +49,8 @@ class BlockQueueTest {
         Map<String, Object> none = new HashMap<>();
         a.putFigures(a, none);
         assertTrue(none.isEmpty(), "no read: no figure");
+        a.putFigures(null, none);
+        assertTrue(none.isEmpty(), "no later snapshot: no figure");
         assertThrows(IllegalArgumentException.class, () -> BlockQueue.Snapshot.parse(0, "1 2 3", PROC_STAT));
     }
 
