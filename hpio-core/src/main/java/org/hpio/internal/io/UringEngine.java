@@ -87,6 +87,12 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private final ReentrantLock slotLock = new ReentrantLock();
     private final Thread reaper;
     private volatile boolean stopReaper;
+    /**
+     * Set while the completion thread parks in {@link #reapLoop} for want of work (not while it waits in the
+     * kernel, where completions wake it): only then does a thread that gives it work need to unpark it
+     * ({@link #wakeReaperIfParked}).
+     */
+    private volatile boolean reaperParked;
     /** Waiting threads may wait in the kernel themselves (the ring takes timed waits: IORING_FEAT_EXT_ARG). */
     private final boolean callerPolling;
     /**
@@ -236,7 +242,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         }
         finishAbandoned();
         if (defer) {
-            LockSupport.unpark(reaper);   // it submits them, parked or not
+            wakeReaperIfParked();   // it submits them; awake, it does after its current wait
         }
         reapAvailable();
     }
@@ -531,7 +537,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private void reapLoop() {
         while (!stopReaper) {
             if (callerPolling && !backgroundNeeded() && !deferred) {
-                LockSupport.park(this);
+                parkReaper();
                 continue;
             }
             submitDeferred();
@@ -644,6 +650,32 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     /** Wakes the completion thread if it has work (after a change to what {@link #backgroundNeeded} reads). */
     private void attend() {
         if (callerPolling && backgroundNeeded()) {
+            wakeReaperIfParked();
+        }
+    }
+
+    /**
+     * The completion thread's park for want of work. It says so first and then looks again: with
+     * {@link #wakeReaperIfParked}, whose callers change what it looks at ({@link #backgroundNeeded}'s counters,
+     * {@link #deferred}) and then read the flag, this is a Dekker pair (all volatile), so either this thread
+     * sees their change and stays up or they see the flag and unpark it. Without the flag every virtual
+     * thread's read unparked it twice (its deferred submission, its park) while it waited in the kernel,
+     * where an unpark does nothing: about 6% of the reading threads' CPU (Intel Xeon, 1,000 readers).
+     */
+    private void parkReaper() {
+        reaperParked = true;
+        try {
+            if (!backgroundNeeded() && !deferred && !stopReaper) {
+                LockSupport.park(this);
+            }
+        } finally {
+            reaperParked = false;
+        }
+    }
+
+    /** Unparks the completion thread if it parks in {@link #parkReaper} (see there). */
+    private void wakeReaperIfParked() {
+        if (reaperParked) {
             LockSupport.unpark(reaper);
         }
     }
