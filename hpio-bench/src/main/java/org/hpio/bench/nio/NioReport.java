@@ -198,12 +198,12 @@ final class NioReport {
                 ratio(targets, measured, row, reference, "iops", m -> m.number("iops"), FOR_COMPARISON, null);
             }
         }
-        String heapRows = "-heap" + NioSettings.HEAP_BLOCK / 1024 + "k-vt" + NioSettings.HEAP_THREADS;
-        ratio(targets, measured, "hpio" + heapRows, "jdk" + heapRows, "iops", m -> m.number("iops"), FOR_COMPARISON,
+        ratio(targets, measured, name(NioConfig.HEAP, "hpio", NioSettings.HEAP_THREADS),
+                name(NioConfig.HEAP, "jdk", NioSettings.HEAP_THREADS), "iops", m -> m.number("iops"), FOR_COMPARISON,
                 null);
-        String small = "-readall-" + NioSettings.SMALL_FILE_BYTES / 1024 + "k";
-        ratio(targets, measured, "hpio" + small, "jdk" + small, "calls per second", m -> m.number("iops"), FOR_COMPARISON,
-                null);
+        ratio(targets, measured, name(NioConfig.SMALL, "hpio", NioSettings.SMALL_FILE_BYTES),
+                name(NioConfig.SMALL, "jdk", NioSettings.SMALL_FILE_BYTES), "calls per second", m -> m.number("iops"),
+                FOR_COMPARISON, null);
         find(measured, "jdk-flood").ifPresent(m -> {
             boolean grew = m.flag("out-of-memory") || m.number("peak-pending") > 2 * s.stagedWrites();
             t.row("jdk-flood", "heap and pending writes", (m.flag("out-of-memory") ? "OutOfMemoryError" : "no error")
@@ -261,6 +261,11 @@ final class NioReport {
                 format("%.0f", m.number("p99")), format("%.0f", m.number("peak-os-threads"))));
         cells.addAll(List.of(more));
         t.row(cells);
+    }
+
+    /** A row's name, as {@link NioConfig#configuration} gives it (the one place rows are named). */
+    private static String name(String kind, String provider, int parameter) {
+        return new NioConfig(kind, provider, parameter).configuration();
     }
 
     private static Optional<NioConfig.Measured> find(List<NioConfig.Measured> measured, String name) {
