@@ -247,6 +247,51 @@ class ArchiveLoaderTest {
         }
     }
 
+    /**
+     * The first refill admits one read's worth (the caller's first file is read before the rest is planned);
+     * without workers the caller's next call goes on with the batch, with one a worker plans the rest while the
+     * caller has not asked for anything yet. Stats count reads started.
+     */
+    @Test
+    void theFirstFileIsReadFirstAndTheRestOfTheWindowFollows() throws Exception {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        for (int i = 0; i < 64; i++) {
+            files.put("f" + i, TestTrees.text(20_000 + 37 * i, i));
+        }
+        Path zip = build(files, "parts.zip", 0.0);
+        List<String> paths = new ArrayList<>(files.keySet());
+        LookAhead ahead = new LookAhead(1024, 64 << 20, 64 << 10, 0);
+        try (Archive archive = Archive.open(zip)) {
+            assertEquals(ZipFormat.DEFLATED, archive.entry("f0").orElseThrow().method());
+            long span = archive.entry("f63").orElseThrow().localHeaderOffset();
+            try (ArchiveLoader loader = archive.loader(paths, ahead)) {
+                assertEquals(1, loader.stats().reads(), "the constructor started the first part's one read");
+                assertDeliversAll(loader, paths, files);
+                assertTrue(loader.stats().bytesRead() >= span, "every file was read: " + loader.stats());
+            }
+            try (ArchiveLoader loader = archive.loader(paths, ahead.withWorkers(1))) {
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (loader.stats().bytesRead() < span && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                assertTrue(loader.stats().bytesRead() >= span, "the worker planned and started every read while "
+                        + "the caller asked for nothing: " + loader.stats());
+                assertDeliversAll(loader, paths, files);
+            }
+        }
+    }
+
+    private static void assertDeliversAll(ArchiveLoader loader, List<String> paths, Map<String, byte[]> files)
+            throws IOException {
+        for (String path : paths) {
+            try (LoadedFile f = loader.next()) {
+                assertEquals(path, f.name());
+                assertArrayEquals(files.get(path), f.toByteArray(), path);
+            }
+        }
+        assertFalse(loader.hasNext());
+    }
+
     private static boolean isOurs(Thread t) {
         for (StackTraceElement e : t.getStackTrace()) {
             if (e.getClassName().equals(ArchiveLoader.class.getName())) {

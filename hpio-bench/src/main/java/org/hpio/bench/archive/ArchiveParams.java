@@ -1,5 +1,6 @@
 package org.hpio.bench.archive;
 
+import org.hpio.bench.measure.BlockQueue;
 import org.hpio.bench.measure.JitQuiet;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchOptions;
@@ -44,7 +45,8 @@ final class ArchiveParams {
                 .param(p + "user-bytes", data.userBytes())
                 .param(p + "stand-ins", data.filesNote())
                 .param(p + "archives", "trace order (002 §3.3); stored: " + size(data.stored()) + " bytes, Deflate: "
-                        + size(data.deflated()) + " bytes" + zstdArchive(data));
+                        + size(data.deflated()) + " bytes" + zstdArchive(data))
+                .param(p + "device", BlockQueue.describeDeviceOf(data.stored().toAbsolutePath().getParent()));
     }
 
     /** How the rows wait for the JIT after their warm-up (the "rounds" parameter's middle). */

@@ -37,6 +37,65 @@ public final class BlockQueue {
         }
     }
 
+    /**
+     * The device in words, for a report's parameters: its name, the I/O scheduler in use and the requests its
+     * queue holds ({@code queue/scheduler}, {@code queue/nr_requests}; a partition's queue is its disk's), e.g.
+     * "vda, I/O scheduler mq-deadline, 256 requests". Whatever cannot be read is left out: the scheduler decides
+     * the order in which the device sees the requests, and what the same ways of reading achieve differs with it.
+     */
+    public String describe() {
+        Path device = stat.getParent();
+        Path queue = Files.isDirectory(device.resolve("queue")) ? device.resolve("queue")
+                : device.resolve("../queue").normalize();
+        StringBuilder words = new StringBuilder(name(device));
+        String scheduler = firstLine(queue.resolve("scheduler"));
+        if (!scheduler.isEmpty()) {
+            words.append(", I/O scheduler ").append(inUse(scheduler));
+        }
+        String requests = firstLine(queue.resolve("nr_requests"));
+        if (!requests.isEmpty()) {
+            words.append(", ").append(requests).append(" requests");
+        }
+        return words.toString();
+    }
+
+    /**
+     * The block device holding {@code path} in words ({@link #describe()}), or that it has none: for a suite's
+     * parameters, beside figures that depend on the device and its scheduler.
+     */
+    public static String describeDeviceOf(Path path) {
+        return of(path).map(BlockQueue::describe).orElse("none of its own (tmpfs?)");
+    }
+
+    /** The scheduler in use from {@code queue/scheduler}'s list, where it is the bracketed one. */
+    static String inUse(String schedulers) {
+        int open = schedulers.indexOf('[');
+        int close = schedulers.indexOf(']', open + 1);
+        return open >= 0 && close > open ? schedulers.substring(open + 1, close) : schedulers.strip();
+    }
+
+    /** The device's kernel name (uevent's DEVNAME), or its MAJOR:MINOR. */
+    private static String name(Path device) {
+        try {
+            for (String line : Files.readAllLines(device.resolve("uevent"))) {
+                if (line.startsWith("DEVNAME=")) {
+                    return line.substring("DEVNAME=".length());
+                }
+            }
+        } catch (IOException e) {
+            // the MAJOR:MINOR below
+        }
+        return device.getFileName().toString();
+    }
+
+    private static String firstLine(Path file) {
+        try {
+            return Files.readString(file).lines().findFirst().orElse("").strip();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     /** Linux's dev_t encoding (glibc's gnu_dev_major). */
     static long major(long dev) {
         return ((dev >>> 8) & 0xfff) | ((dev >>> 32) & ~0xfffL);

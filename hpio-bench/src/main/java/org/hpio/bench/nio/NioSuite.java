@@ -2,6 +2,7 @@ package org.hpio.bench.nio;
 
 import org.hpio.bench.engine.EngineBaseline;
 import org.hpio.bench.machine.PageCache;
+import org.hpio.bench.measure.BlockQueue;
 import org.hpio.bench.measure.JitQuiet;
 import org.hpio.bench.measure.Medians;
 import org.hpio.bench.measure.Rounds;
@@ -76,6 +77,7 @@ public final class NioSuite implements Suite {
         }
         Path dir = context.workDir();
         Path data = dir.resolve("nio-data.bin");
+        report.param("device", BlockQueue.describeDeviceOf(dir));
         List<NioConfig.Measured> measured = new ArrayList<>();
         try {
             if (reads.stream().anyMatch(r -> !r.kind().equals(NioConfig.SMALL))) {

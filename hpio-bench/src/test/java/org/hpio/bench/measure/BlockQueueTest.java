@@ -55,6 +55,13 @@ class BlockQueueTest {
     }
 
     @Test
+    void theSchedulerInUseIsTheBracketedOne() {
+        assertEquals("mq-deadline", BlockQueue.inUse("none [mq-deadline] kyber bfq"));
+        assertEquals("none", BlockQueue.inUse("[none] mq-deadline"));
+        assertEquals("none", BlockQueue.inUse("none\n"));
+    }
+
+    @Test
     void aDirectReadOfAFileOnADiskIsCountedOnItsDevice() throws IOException {
         Path file = Files.write(dir.resolve("f"), new byte[1 << 20]);
         Optional<BlockQueue> device = BlockQueue.of(file);
@@ -71,6 +78,8 @@ class BlockQueueTest {
         BlockQueue.Snapshot after = device.get().snapshot();
         assertTrue(after.reads() - before.reads() >= 16, "16 direct reads reached the device: " + before + " " + after);
         assertTrue(after.interrupts() >= before.interrupts());
+        String words = device.get().describe();
+        assertTrue(words.matches("[^,]+(, I/O scheduler [\\w-]+)?(, \\d+ requests)?"), words);
         assertTrue(BlockQueue.of(Path.of("/proc/self/stat")).isEmpty(), "procfs has no block device");
     }
 }
