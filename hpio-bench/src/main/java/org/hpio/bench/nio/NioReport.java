@@ -59,7 +59,10 @@ final class NioReport {
                     + "layer: the file's device as the kernel counts it over the timed run (/sys/dev/block/M:m/stat): "
                     + "the mean time a read spent there (queued in the I/O scheduler, then at the device), the mean "
                     + "number of requests it held, and the machine's interrupts per read. Where two rows held as many "
-                    + "and one completed fewer reads, each of its reads was slower below the caller's queueing."));
+                    + "and one completed fewer reads, each of its reads was slower below the caller's queueing. Reads "
+                    + "per thread: how the timed run's reads were shared among the threads (p10 / p50 / p90): the "
+                    + "JDK's scheduler keeps a carrier on the thread whose read just finished while the others wait "
+                    + "for one, hpio's channel admits waiting readers in order."));
         }
         List<NioConfig.Measured> heap = of(measured, NioConfig.HEAP);
         if (!heap.isEmpty()) {
@@ -136,6 +139,11 @@ final class NioReport {
         }
         if (!Double.isNaN(m.number("interrupts-per-io"))) {
             report.result(name, "interrupts-per-io", m.number("interrupts-per-io"), "count");
+        }
+        if (!Double.isNaN(m.number("reader-reads-p50"))) {   // how the reads were shared (virtual-thread rows)
+            for (String q : List.of("p10", "p50", "p90")) {
+                report.result(name, "reader-reads-" + q, m.number("reader-reads-" + q), "count");
+            }
         }
     }
 
@@ -232,12 +240,21 @@ final class NioReport {
     private static Table threadsTable(String title, List<NioConfig.Measured> rows) {
         Table t = new Table(title, List.of("configuration", "provider", "virtual threads", "IOPS", "CPU µs / I/O",
                 "of which JIT", "p50 µs", "p99 µs", "peak OS threads", "block layer µs / read", "in block layer",
-                "interrupts / read"));
+                "interrupts / read", "reads per thread p10 / p50 / p90"));
         for (NioConfig.Measured m : rows) {
             readRow(t, m, optional(m, "block-read-us", "%.0f"), optional(m, "block-queue", "%.0f"),
-                    optional(m, "interrupts-per-io", "%.3f"));
+                    optional(m, "interrupts-per-io", "%.3f"), readsPerThread(m));
         }
         return t;
+    }
+
+    /** How the row's reads were shared among its threads, or a dash where it has no threads of its own. */
+    private static String readsPerThread(NioConfig.Measured m) {
+        if (Double.isNaN(m.number("reader-reads-p50"))) {
+            return "–";
+        }
+        return format("%.0f", m.number("reader-reads-p10")) + " / " + format("%.0f", m.number("reader-reads-p50"))
+                + " / " + format("%.0f", m.number("reader-reads-p90"));
     }
 
     /** {@code key}'s figure in {@code pattern}, or a dash where the row has none (the engine's own driver). */

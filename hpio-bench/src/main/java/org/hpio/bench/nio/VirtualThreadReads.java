@@ -5,6 +5,7 @@ import org.hpio.bench.engine.EngineBaseline;
 import org.hpio.bench.engine.LatencyHistogram;
 import org.hpio.bench.measure.BlockQueue;
 import org.hpio.bench.measure.JitQuiet;
+import org.hpio.bench.measure.Stats;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -30,7 +31,10 @@ import static java.nio.file.StandardOpenOption.READ;
  * then they stop. IOPS and CPU time over the timed run; the latency of each read of the timed run (around
  * the call); the process's peak count of OS threads over its whole life (the JDK's channel pins a carrier in
  * each read, so the scheduler adds carriers, up to 256 by default); and the block layer's account of the
- * file's device over the timed run ({@link BlockQueue}: its time per read and its mean depth).
+ * file's device over the timed run ({@link BlockQueue}: its time per read and its mean depth); and how the
+ * timed run's reads were shared among the threads (reads per thread, p10, p50 and p90): the rate alone does not
+ * say whether every thread was served. The JDK's scheduler keeps a carrier on the thread whose read it just
+ * finished, and the others wait for a carrier; hpio's channel admits waiting readers in order.
  */
 final class VirtualThreadReads {
     private static final int BLOCK = EngineBaseline.BLOCK;
@@ -70,6 +74,7 @@ final class VirtualThreadReads {
         long blocks = Files.size(file) / block;
         LongAdder ios = new LongAdder();
         LongAdder wrong = new LongAdder();
+        long[] perReader = new long[threads];   // each reader writes its own; read after every reader is joined
         AtomicReference<Throwable> failure = new AtomicReference<>();
         LatencyHistogram[] latencies = new LatencyHistogram[STRIPES];
         ReentrantLock[] locks = new ReentrantLock[STRIPES];
@@ -82,6 +87,7 @@ final class VirtualThreadReads {
             result.put("channel", ch.getClass().getName());
             List<Thread> readers = new ArrayList<>(threads);
             for (int t = 0; t < threads; t++) {
+                int reader = t;
                 int stripe = t % STRIPES;
                 SplittableRandom random = new SplittableRandom(42L * 1_000_003 + t);
                 readers.add(Thread.ofVirtual().unstarted(() -> {
@@ -103,6 +109,7 @@ final class VirtualThreadReads {
                             }
                             if (now == 1) {
                                 ios.increment();
+                                perReader[reader]++;
                                 locks[stripe].lock();
                                 try {
                                     latencies[stripe].record(took);
@@ -147,10 +154,7 @@ final class VirtualThreadReads {
             if (counted == 0) {
                 throw new IOException("no read completed in the timed run");
             }
-            LatencyHistogram all = new LatencyHistogram();
-            for (LatencyHistogram h : latencies) {
-                all.add(h);
-            }
+            LatencyHistogram all = merged(latencies);
             result.put("threads", threads);
             result.put("ios", counted);
             result.put("seconds", elapsed / 1e9);
@@ -161,6 +165,22 @@ final class VirtualThreadReads {
             result.put("p50", all.quantile(0.5) / 1e3);
             result.put("p99", all.quantile(0.99) / 1e3);
             result.put("peak-os-threads", peak.peak());
+            putSharing(perReader, result);
+        }
+    }
+
+    private static LatencyHistogram merged(LatencyHistogram[] stripes) {
+        LatencyHistogram all = new LatencyHistogram();
+        for (LatencyHistogram h : stripes) {
+            all.add(h);
+        }
+        return all;
+    }
+
+    /** How the timed run's reads were shared among the threads: reads per thread, p10, p50 and p90. */
+    private static void putSharing(long[] perReader, Map<String, Object> result) {
+        for (int q : new int[] {10, 50, 90}) {
+            result.put("reader-reads-p" + q, Stats.quantile(perReader, q / 100.0));
         }
     }
 

@@ -9,9 +9,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The measuring loop every suite shares: rounds, warm-ups, failures, medians. */
 class MeasureTest {
+    @Test
+    void quantilesTakeTheNearestRankAndLeaveTheValuesAlone() {
+        long[] reads = {9, 1, 1, 85, 1207, 1, 1, 1, 2, 40};
+        assertEquals(1, Stats.quantile(reads, 0.1));
+        assertEquals(1, Stats.quantile(reads, 0.5));
+        assertEquals(85, Stats.quantile(reads, 0.9));
+        assertEquals(1207, Stats.quantile(reads, 1.0));
+        assertEquals(9, reads[0], "the caller's array is not sorted");
+        assertEquals(7, Stats.quantile(new long[] {7}, 0.1));
+        assertThrows(IllegalArgumentException.class, () -> Stats.quantile(new long[0], 0.5));
+        assertThrows(IllegalArgumentException.class, () -> Stats.quantile(reads, 0));
+    }
+
     @Test
     void warmUpRoundsComeFirstAndAreDropped() throws InterruptedException {
         List<String> ran = new ArrayList<>();

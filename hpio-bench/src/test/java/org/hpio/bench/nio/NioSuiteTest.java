@@ -53,6 +53,12 @@ class NioSuiteTest {
             assertTrue(v > 0, config.configuration() + " " + metric + " = " + v);
         }
         assertTrue(value(report, "jdk-vt50", "peak-os-threads") > 0);
+        for (String row : List.of("jdk-vt50", "hpio-vt50")) {   // how the reads were shared among the threads
+            double p10 = value(report, row, "reader-reads-p10");
+            double p50 = value(report, row, "reader-reads-p50");
+            double p90 = value(report, row, "reader-reads-p90");
+            assertTrue(0 <= p10 && p10 <= p50 && p50 <= p90 && p90 > 0, row + ": " + p10 + " / " + p50 + " / " + p90);
+        }
         if (BlockQueue.of(work).isPresent()) {   // the virtual-thread rows give the block layer's account of the device
             for (String row : List.of("jdk-vt50", "hpio-vt50")) {
                 assertTrue(value(report, row, "block-read-us") > 0, row + ": time per read in the block layer");
