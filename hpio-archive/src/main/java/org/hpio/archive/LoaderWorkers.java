@@ -23,9 +23,8 @@ final class LoaderWorkers {
 
     /** The workers of one loader's loop; {@link #awaitUninterruptibly()} returns once every one has returned. */
     static final class Crew {
-        private final CountDownLatch running;
-
         private final int workers;
+        private final CountDownLatch running;
 
         private Crew(int workers) {
             this.workers = workers;
@@ -79,5 +78,4 @@ final class LoaderWorkers {
     static Crew crew(int workers) {
         return new Crew(workers);
     }
-
 }
