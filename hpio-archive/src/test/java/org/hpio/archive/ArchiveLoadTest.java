@@ -263,10 +263,7 @@ class ArchiveLoadTest {
 
     @Test
     void theBlockCacheAbsorbsTheBlockNeighboursShare() throws IOException {
-        Map<String, byte[]> files = new LinkedHashMap<>();
-        for (int i = 0; i < 40; i++) {
-            files.put("f" + i, TestTrees.text(9_000 + 311 * i, i));
-        }
+        Map<String, byte[]> files = TestTrees.texts(40, 9_000, 311);
         Path zip = build(files, "small.zip", 0.0);
         LoadStats with = loadInOrder(zip, files, 16);
         LoadStats without = loadInOrder(zip, files, 0);

@@ -11,7 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -212,10 +211,7 @@ class ArchiveLoaderTest {
 
     @Test
     void closingEarlyCancelsAndStopsTheWorkers() throws IOException {
-        Map<String, byte[]> files = new LinkedHashMap<>();
-        for (int i = 0; i < 200; i++) {
-            files.put("f" + i, TestTrees.text(5_000 + 101 * i, i));
-        }
+        Map<String, byte[]> files = TestTrees.texts(200, 5_000, 101);
         Path zip = build(files, "many.zip", 0.0);
         List<String> paths = new ArrayList<>(files.keySet());
         try (Archive archive = Archive.open(zip)) {
@@ -254,10 +250,7 @@ class ArchiveLoaderTest {
      */
     @Test
     void theFirstFileIsReadFirstAndTheRestOfTheWindowFollows() throws Exception {
-        Map<String, byte[]> files = new LinkedHashMap<>();
-        for (int i = 0; i < 64; i++) {
-            files.put("f" + i, TestTrees.text(20_000 + 37 * i, i));
-        }
+        Map<String, byte[]> files = TestTrees.texts(64, 20_000, 37);
         Path zip = build(files, "parts.zip", 0.0);
         List<String> paths = new ArrayList<>(files.keySet());
         LookAhead ahead = new LookAhead(1024, 64 << 20, 64 << 10, 0);

@@ -5,6 +5,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
 
@@ -66,6 +67,15 @@ final class TestTrees {
             b[i] = (byte) words.charAt(i % words.length());
         }
         return b;
+    }
+
+    /** {@code count} text files in order, "f0" on, file {@code i} of {@code baseBytes + i * stepBytes} bytes. */
+    static Map<String, byte[]> texts(int count, int baseBytes, int stepBytes) {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            files.put("f" + i, text(baseBytes + stepBytes * i, i));
+        }
+        return files;
     }
 
     /** {@code size} bytes that Deflate cannot shrink. */
