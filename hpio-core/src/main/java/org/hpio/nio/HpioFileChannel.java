@@ -45,7 +45,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * closes, as the JDK's does, and the call throws {@link java.nio.channels.ClosedByInterruptException}).
  */
 final class HpioFileChannel extends FileChannel {
-    private final IoEngine engine;
+    /** The engines this channel's calls go to, one per call ({@link EngineRings#forCurrentThread}). */
+    private final EngineRings engines;
     private final NativeFile file;
     /** The JDK's channel on the same file: opened with this one, or on first use (see {@link #openReadOnly}). */
     private volatile FileChannel jdk;
@@ -58,9 +59,9 @@ final class HpioFileChannel extends FileChannel {
     private final ReentrantLock positionLock = new ReentrantLock();
     private long position;
 
-    private HpioFileChannel(IoEngine engine, NativeFile file, FileChannel jdk, FileSystemProvider jdkProvider,
+    private HpioFileChannel(EngineRings engines, NativeFile file, FileChannel jdk, FileSystemProvider jdkProvider,
                             Path path, ChannelOptions options) {
-        this.engine = engine;
+        this.engines = engines;
         this.file = file;
         this.jdk = jdk;
         this.jdkProvider = jdkProvider;
@@ -76,11 +77,11 @@ final class HpioFileChannel extends FileChannel {
      * carried (the first open created nothing then: what it creates is a regular file beside others the engine
      * serves, short of a directory on a pseudo file system that lets a program create files).
      */
-    static FileChannel open(IoEngine engine, FileSystemProvider jdkProvider, Path path,
+    static FileChannel open(EngineRings engines, FileSystemProvider jdkProvider, Path path,
                             Set<? extends OpenOption> openOptions, FileAttribute<?>... attrs) throws IOException {
         ChannelOptions options = ChannelOptions.of(openOptions);
         if (attrs.length == 0 && ChannelOptions.plainRead(openOptions)) {
-            FileChannel channel = openReadOnly(engine, jdkProvider, path, options);
+            FileChannel channel = openReadOnly(engines, jdkProvider, path, options);
             if (channel != null) {
                 return channel;
             }
@@ -95,7 +96,7 @@ final class HpioFileChannel extends FileChannel {
                 return jdkProvider.newFileChannel(path, options.forJdkAlone(), attrs);
             }
             NativeFile file = NativeFiles.open(jdkProvider, path, options);
-            return new HpioFileChannel(engine, file, jdk, jdkProvider, path, options);
+            return new HpioFileChannel(engines, file, jdk, jdkProvider, path, options);
         } catch (IOException | RuntimeException | Error e) {
             jdk.close();
             throw e;
@@ -113,7 +114,7 @@ final class HpioFileChannel extends FileChannel {
      * opens a pipe (opening and closing its read end could lose what a writer wrote meanwhile); a file replaced
      * by a pipe between the two calls fails its reads (ESPIPE) rather than being read as a file.
      */
-    private static FileChannel openReadOnly(IoEngine engine, FileSystemProvider jdkProvider, Path path,
+    private static FileChannel openReadOnly(EngineRings engines, FileSystemProvider jdkProvider, Path path,
                                             ChannelOptions options) throws IOException {
         if (!NativeAccess.available()) {
             return null;
@@ -128,7 +129,7 @@ final class HpioFileChannel extends FileChannel {
             return jdkProvider.newFileChannel(path, options.forJdk());
         }
         try {
-            return new HpioFileChannel(engine, NativeFile.open(path, options.nativeFlags()), null, jdkProvider, path,
+            return new HpioFileChannel(engines, NativeFile.open(path, options.nativeFlags()), null, jdkProvider, path,
                     options);
         } catch (IOException | RuntimeException e) {
             return null;
@@ -289,6 +290,7 @@ final class HpioFileChannel extends FileChannel {
         if (BufferTransfer.remaining(buffers) == 0) {
             return 0;
         }
+        IoEngine engine = engines.forCurrentThread();
         if (engine.isClosed()) {
             return jdkTransfer(buffers, read, at);
         }
@@ -301,7 +303,7 @@ final class HpioFileChannel extends FileChannel {
                 return 0;   // end() throws AsynchronousCloseException or ClosedByInterruptException
             }
             transfer = BufferTransfer.prepare(engine, buffers, read);
-            IoRequest request = submitOrNullIfEngineClosed(transfer.operation(file, at));
+            IoRequest request = submitOrNullIfEngineClosed(engine, transfer.operation(file, at));
             if (request == null && isOpen() && engine.isClosed()) {   // refused: the engine closed meanwhile
                 transfer.release();
                 transfer = null;
@@ -345,9 +347,9 @@ final class HpioFileChannel extends FileChannel {
     }
 
     /** {@link #submitAndWait}, or null when the engine refused it because it is closed. */
-    private IoRequest submitOrNullIfEngineClosed(IoOperation operation) throws IOException {
+    private IoRequest submitOrNullIfEngineClosed(IoEngine engine, IoOperation operation) throws IOException {
         try {
-            return submitAndWait(operation);
+            return submitAndWait(engine, operation);
         } catch (IOException e) {
             if (engine.isClosed()) {
                 return null;
@@ -360,8 +362,8 @@ final class HpioFileChannel extends FileChannel {
      * Submits {@code operation} and waits for it uninterruptibly (the interrupt status stays); null when the
      * channel was closed meanwhile and the request was cancelled (or completed without effect to report).
      */
-    private IoRequest submitAndWait(IoOperation operation) throws IOException {
-        IoRequest request = hand(operation);
+    private IoRequest submitAndWait(IoEngine engine, IoOperation operation) throws IOException {
+        IoRequest request = hand(engine, operation);
         if (!isOpen()) {   // closed between begin() and the submission: implCloseChannel may have missed it
             engine.cancel(request);
         }
@@ -382,7 +384,7 @@ final class HpioFileChannel extends FileChannel {
      * lose every freed place to the queued requests: with 1,000 virtual readers queued, a platform thread's
      * read of a 1 KiB file waited seconds.
      */
-    private IoRequest hand(IoOperation operation) throws IOException {
+    private IoRequest hand(IoEngine engine, IoOperation operation) throws IOException {
         boolean buffered = !options.direct();
         if (operation.kind() == IoOperation.Kind.READ && buffered) {
             return engine.readNowOrSubmitToWait(operation);
@@ -454,6 +456,7 @@ final class HpioFileChannel extends FileChannel {
     @Override
     public void force(boolean metaData) throws IOException {
         ensureOpen();
+        IoEngine engine = engines.forCurrentThread();
         if (engine.isClosed()) {
             jdk().force(metaData);
             return;
@@ -464,7 +467,7 @@ final class HpioFileChannel extends FileChannel {
             if (!isOpen()) {
                 return;
             }
-            IoRequest request = submitAndWait(IoOperation.fsync(file, metaData));
+            IoRequest request = submitAndWait(engine, IoOperation.fsync(file, metaData));
             if (request != null && request.isCancelled() && engine.isClosed()) {
                 jdk().force(metaData);
                 completed = true;
@@ -557,7 +560,7 @@ final class HpioFileChannel extends FileChannel {
      */
     @Override
     protected void implCloseChannel() throws IOException {
-        engine.cancelAll(file);   // this channel's descriptor: its requests and no other's
+        engines.cancelAll(file);   // this channel's descriptor: its requests and no other's, on every engine
         jdkLock.lock();
         try {
             if (jdk != null) {
@@ -571,11 +574,11 @@ final class HpioFileChannel extends FileChannel {
 
     /** The engine serving this channel ("uring" or "threads"). */
     String engineName() {
-        return engine.name();
+        return engines.name();
     }
 
     @Override
     public String toString() {
-        return "HpioFileChannel[" + file.path() + ", " + engine.name() + "]";
+        return "HpioFileChannel[" + file.path() + ", " + engines.name() + "]";
     }
 }

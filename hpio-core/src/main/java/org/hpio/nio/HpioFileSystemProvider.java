@@ -23,10 +23,12 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
 
 import static org.hpio.nio.HpioPath.unwrap;
 
@@ -45,9 +47,33 @@ import static org.hpio.nio.HpioPath.unwrap;
  * <p>Explicitly, without the property: {@link HpioChannels}.
  */
 public final class HpioFileSystemProvider extends FileSystemProvider {
-    /** Where channels get their engine: the JVM's shared one by default, started on the first channel. */
+    /** Where channels get their engines: the JVM's shared ones by default, started on the first channel. */
     interface EngineSource {
+        /** The engine of asynchronous channels. */
         IoEngine engine() throws IOException;
+
+        /** The engines a FileChannel's calls are spread over ({@link EngineRings}): by default {@link #engine()}. */
+        default List<IoEngine> rings() throws IOException {
+            return List.of(engine());
+        }
+    }
+
+    /** The JVM's shared engine, and {@link IoEngines#sharedRings} for FileChannels. */
+    private static final EngineSource SHARED = new EngineSource() {
+        @Override
+        public IoEngine engine() throws IOException {
+            return IoEngines.shared();
+        }
+
+        @Override
+        public List<IoEngine> rings() throws IOException {
+            return IoEngines.sharedRings();
+        }
+    };
+
+    /** A step that may start engines; see {@link #unlessStarting}. */
+    private interface Starting<T> {
+        T get() throws IOException;
     }
 
     /**
@@ -62,7 +88,7 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
 
     /** Wraps {@code delegate}, the platform's default provider (what the JDK passes when it installs this one). */
     public HpioFileSystemProvider(FileSystemProvider delegate) {
-        this(delegate, IoEngines::shared);
+        this(delegate, SHARED);
     }
 
     /** With channels on the engines {@code engines} gives (tests: one engine or the other). */
@@ -82,18 +108,18 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     @Override
     public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
-        IoEngine engine = engineUnlessStarting();
-        if (engine == null) {
+        List<IoEngine> rings = unlessStarting(engines::rings, List::getFirst);
+        if (rings == null) {
             return delegate.newFileChannel(unwrap(path), options, attrs);
         }
-        return HpioFileChannel.open(engine, delegate, unwrap(path), options, attrs);
+        return HpioFileChannel.open(new EngineRings(rings), delegate, unwrap(path), options, attrs);
     }
 
     @Override
     public AsynchronousFileChannel newAsynchronousFileChannel(Path path, Set<? extends OpenOption> options,
                                                               ExecutorService executor, FileAttribute<?>... attrs)
             throws IOException {
-        IoEngine engine = engineUnlessStarting();
+        IoEngine engine = unlessStarting(engines::engine, Function.identity());
         if (engine == null) {
             return delegate.newAsynchronousFileChannel(unwrap(path), options, executor, attrs);
         }
@@ -101,17 +127,18 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     }
 
     /**
-     * The engine (started on the first call), or null when this thread is starting it right now or it is
-     * closed (the JVM is shutting down): the caller then opens the JDK's channel.
+     * The engine, or engines, {@code step} gives (started on the first call), or null when this thread is
+     * starting them right now or the first of them ({@code firstOf}) is closed (the JVM is shutting down): the caller then opens the JDK's
+     * channel.
      */
-    private IoEngine engineUnlessStarting() throws IOException {
+    private static <T> T unlessStarting(Starting<T> step, Function<T, IoEngine> firstOf) throws IOException {
         if (STARTING_ENGINE.get() != null) {
             return null;
         }
         STARTING_ENGINE.set(Boolean.TRUE);
         try {
-            IoEngine engine = engines.engine();
-            return engine.isClosed() ? null : engine;
+            T got = step.get();
+            return firstOf.apply(got).isClosed() ? null : got;
         } finally {
             STARTING_ENGINE.remove();
         }

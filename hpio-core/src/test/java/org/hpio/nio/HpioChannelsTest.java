@@ -36,8 +36,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -152,6 +154,85 @@ class HpioChannelsTest {
             assertEquals(4096, outcomes.get(0).get());
             other.close();
             assertEquals(0, held.engine().inFlight());
+        }
+    }
+
+    @Test
+    void aChannelSpreadsItsCallsOverItsRingsByThreadAndClosingItCancelsThemOnEveryRing() throws Exception {
+        NativeCalls.assumeOn("O_DIRECT");   // an O_DIRECT read always goes to the engine: never served at once
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));
+        CountDownLatch gate = new CountDownLatch(1);
+        ThreadFactory held = r -> Thread.ofPlatform().daemon().unstarted(() -> {
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            r.run();
+        });
+        try (IoEngine even = IoEngines.openThreads(EngineConfig.defaults().withThreads(2), held);
+             IoEngine odd = IoEngines.openThreads(EngineConfig.defaults().withThreads(2), held)) {
+            Opener opener = Opener.hpio(new HpioFileSystemProvider.EngineSource() {
+                @Override
+                public IoEngine engine() {
+                    return even;
+                }
+
+                @Override
+                public List<IoEngine> rings() {
+                    return List.of(even, odd);
+                }
+            });
+            FileChannel ch = opener.open(file, READ, HpioOpenOption.DIRECT);
+            List<AtomicReference<Object>> outcomes = new ArrayList<>();
+            List<Thread> readers = new ArrayList<>();
+            int[] perRing = new int[2];
+            while (perRing[0] < 2 || perRing[1] < 2) {   // thread ids are given at creation: two of each parity
+                AtomicReference<Object> outcome = new AtomicReference<>();
+                Thread reader = Thread.ofVirtual().unstarted(() -> {
+                    try {
+                        outcome.set(ch.read(ByteBuffer.allocate(8192), 0));
+                    } catch (Throwable e) {
+                        outcome.set(e);
+                    }
+                });
+                int ring = (int) (reader.threadId() % 2);
+                if (perRing[ring] == 2) {
+                    continue;
+                }
+                perRing[ring]++;
+                outcomes.add(outcome);
+                readers.add(reader);
+                reader.start();
+                awaitParked(reader);
+            }
+            assertEquals(2, even.inFlight(), "the even threads' reads are on the first ring");
+            assertEquals(2, odd.inFlight(), "the odd threads' reads are on the second ring");
+            ch.close();
+            for (int i = 0; i < readers.size(); i++) {
+                readers.get(i).join(10_000);
+                assertFalse(readers.get(i).isAlive(), "reader " + i + " woke");
+                assertInstanceOf(AsynchronousCloseException.class, outcomes.get(i).get(), String.valueOf(outcomes.get(i).get()));
+            }
+            gate.countDown();
+            try (FileChannel again = opener.open(file, READ, HpioOpenOption.DIRECT)) {
+                for (int i = 0; i < 4; i++) {   // consecutive threads: both rings serve reads, every byte right
+                    AtomicReference<byte[]> got = new AtomicReference<>();
+                    Thread reader = Thread.ofVirtual().start(() -> {
+                        try {
+                            ByteBuffer dst = ByteBuffer.allocate(8192);
+                            again.read(dst, 0);
+                            got.set(Arrays.copyOf(dst.array(), dst.position()));
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    });
+                    reader.join(10_000);
+                    assertArrayEquals(FileChannelContract.bytes(0, 4096), got.get());
+                }
+            }
+            assertEquals(0, even.inFlight());
+            assertEquals(0, odd.inFlight());
         }
     }
 

@@ -6,19 +6,25 @@ import org.hpio.internal.io.IoEngines;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.FileChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 
-/** The channels a contract suite runs on: the JDK's own, and hpio's on each engine. */
+/**
+ * The channels a contract suite runs on: the JDK's own, and hpio's on each engine; HPIO_URING_RINGS: hpio's
+ * FileChannel with its calls spread over two io_uring engines, as the shared engines are on a machine with two
+ * cores or more ({@link EngineRings}), ordered so that the starting thread's calls go to the second.
+ */
 enum Implementation {
-    JDK, HPIO_URING, HPIO_THREADS;
+    JDK, HPIO_URING, HPIO_THREADS, HPIO_URING_RINGS;
 
     /** Channels of this implementation, and the engine behind them (null for the JDK's). */
     record Running(Opener opener, IoEngine engine, Runnable release) implements AutoCloseable {
@@ -43,7 +49,39 @@ enum Implementation {
                 IoEngine engine = IoEngines.openThreads(config);
                 yield new Running(Opener.hpio(() -> engine), engine, () -> { });
             }
+            case HPIO_URING_RINGS -> startRings(config);
         };
+    }
+
+    private static Running startRings(EngineConfig config) throws IOException {
+        IoEngine first = openUring(config);
+        IoEngine second;
+        try {
+            second = openUring(config);
+        } catch (IOException | RuntimeException e) {
+            first.close();
+            throw e;
+        }
+        List<IoEngine> rings = Thread.currentThread().threadId() % 2 == 0 ? List.of(second, first)
+                : List.of(first, second);
+        Opener opener = Opener.hpio(new HpioFileSystemProvider.EngineSource() {
+            @Override
+            public IoEngine engine() {
+                return first;
+            }
+
+            @Override
+            public List<IoEngine> rings() {
+                return rings;
+            }
+        });
+        return new Running(opener, first, () -> {
+            try {
+                second.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 
     /**
@@ -77,7 +115,7 @@ enum Implementation {
                     executor.shutdown();
                 });
             }
-            case HPIO_URING -> {
+            case HPIO_URING, HPIO_URING_RINGS -> {
                 Assumptions.abort("io_uring does not wait at a gate: the kernel does the I/O");
                 throw new AssertionError();
             }

@@ -1,6 +1,7 @@
 package org.hpio.bench.nio;
 
 import org.hpio.internal.io.EngineConfig;
+import org.hpio.internal.io.IoEngines;
 
 import java.util.List;
 import java.util.Map;
@@ -8,7 +9,7 @@ import java.util.Map;
 /**
  * One row of the suite: which kind ({@code afc}, {@code vthreads}, {@code heap}, {@code flood}, {@code small}, or the engine's own
  * {@code uring}), on whose provider ({@code jdk}, {@code hpio}, {@code hpio-sqpoll}: hpio's with a kernel
- * submission thread, or {@code hpio-inflight384}: hpio's with a deeper engine bound), at which queue depth or
+ * submission thread, or {@code hpio-1ring}: hpio's with every FileChannel call on the shared engine alone), at which queue depth or
  * thread count; and, once measured, its figures as the child printed them.
  */
 record NioConfig(String kind, String provider, int parameter) {
@@ -29,13 +30,10 @@ record NioConfig(String kind, String provider, int parameter) {
     /** The SQPOLL rows' submission thread sleeps after this long without work. */
     static final int SQ_POLL_IDLE_MILLIS = 10;
     /**
-     * The shared engine's bound of {@link #HPIO_DEEP}'s rows: half again the default, and over the block
-     * layer's usual 256 scheduler tags, so the completion thread can sleep in their allocation (why the
-     * default stays under them, see EngineConfig.DEFAULT_MAX_IN_FLIGHT).
+     * hpio's provider with {@code -Dhpio.engine.rings=1}: a FileChannel's calls all on the shared engine, one
+     * ring and one completion thread, as before the rings (IoEngines.sharedRings): the default's comparison.
      */
-    static final int DEEP_MAX_IN_FLIGHT = 384;
-    /** hpio's provider with {@code -Dhpio.engine.maxInFlight=}{@value #DEEP_MAX_IN_FLIGHT}. */
-    static final String HPIO_DEEP = "hpio-inflight" + DEEP_MAX_IN_FLIGHT;
+    static final String HPIO_ONE_RING = "hpio-1ring";
 
     /**
      * {@code hpio-afc-qd32}, {@code jdk-vt1000}, {@code hpio-heap64k-vt2000}, {@code hpio-flood},
@@ -61,11 +59,11 @@ record NioConfig(String kind, String provider, int parameter) {
     }
 
     boolean hpio() {
-        return provider.equals("hpio") || sqPoll() || deep();
+        return provider.equals("hpio") || sqPoll() || oneRing();
     }
 
-    boolean deep() {
-        return provider.equals(HPIO_DEEP);
+    boolean oneRing() {
+        return provider.equals(HPIO_ONE_RING);
     }
 
     /** The JVM options that make this row's provider what it is, beyond hpio's provider itself. */
@@ -73,7 +71,7 @@ record NioConfig(String kind, String provider, int parameter) {
         if (sqPoll()) {
             return List.of("-D" + EngineConfig.SQ_POLL_PROPERTY + "=" + SQ_POLL_IDLE_MILLIS);
         }
-        return deep() ? List.of("-D" + EngineConfig.MAX_IN_FLIGHT_PROPERTY + "=" + DEEP_MAX_IN_FLIGHT) : List.of();
+        return oneRing() ? List.of("-D" + IoEngines.RINGS_PROPERTY + "=1") : List.of();
     }
 
     boolean sqPoll() {

@@ -2,6 +2,7 @@ package org.hpio.bench.nio;
 
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.internal.io.EngineConfig;
+import org.hpio.internal.io.IoEngines;
 import org.hpio.bench.report.Table;
 import org.hpio.bench.report.TargetsTable;
 
@@ -48,13 +49,13 @@ final class NioReport {
                     + "FileChannel pins a virtual thread's carrier in the read, so the scheduler adds carriers (up "
                     + "to 256); hpio's parks the virtual thread and frees its carrier. hpio-sqpoll: the same with "
                     + "a kernel submission thread (IORING_SETUP_SQPOLL) taking each read as it is published, a "
-                    + "thread of the process that polls while reads come: its CPU time counts. " + NioConfig.HPIO_DEEP
-                    + ": hpio's provider with the shared engine's bound at " + NioConfig.DEEP_MAX_IN_FLIGHT + " instead of "
-                    + EngineConfig.DEFAULT_MAX_IN_FLIGHT + ", over the device's usual 256 scheduler tags (the completion "
-                    + "thread may then sleep in their allocation, which the default avoids). uring-qd"
+                    + "thread of the process that polls while reads come: its CPU time counts. hpio's channel spreads "
+                    + "its calls over one engine per core up to two (" + IoEngines.ringCount() + " here), each with its "
+                    + "own ring, completion thread and bound of " + EngineConfig.DEFAULT_MAX_IN_FLIGHT + "; " + NioConfig.HPIO_ONE_RING + ": every call on "
+                    + "the shared engine alone, as before. uring-qd"
                     + NioSettings.VTHREADS_REFERENCE_DEPTH + ": the engine suite's driver, one thread keeping "
-                    + NioSettings.VTHREADS_REFERENCE_DEPTH + " reads in flight (as many as hpio's channel can have, "
-                    + "the shared engine's bound, and as the JDK's 256 blocked carriers), on the same file in this "
+                    + NioSettings.VTHREADS_REFERENCE_DEPTH + " reads in flight (one engine's bound, as many as the "
+                    + "JDK's 256 blocked carriers), on the same file in this "
                     + "run: what io_uring gives at that depth on this machine, without threads or channels. Block "
                     + "layer: the file's device as the kernel counts it over the timed run (/sys/dev/block/M:m/stat): "
                     + "the mean time a read spent there (queued in the I/O scheduler, then at the device), the mean "
@@ -104,7 +105,7 @@ final class NioReport {
             case "jdk" -> "JDK";
             case "hpio" -> "hpio";
             case NioConfig.HPIO_SQPOLL -> "hpio, SQPOLL";
-            case NioConfig.HPIO_DEEP -> "hpio, " + NioConfig.DEEP_MAX_IN_FLIGHT + " in flight";
+            case NioConfig.HPIO_ONE_RING -> "hpio, one ring";
             default -> "hpio engine (no channel)";
         };
     }
@@ -195,7 +196,7 @@ final class NioReport {
                     m -> m.number("peak-os-threads"), "<= 0.1", v -> v <= 0.1);
             ratio(targets, measured, "hpio-vt" + threads, "jdk-vt" + threads, "cpu-per-io",
                     m -> m.number("cpu-per-io"), FOR_COMPARISON, null);
-            for (String provider : List.of(NioConfig.HPIO_SQPOLL, NioConfig.HPIO_DEEP)) {
+            for (String provider : List.of(NioConfig.HPIO_SQPOLL, NioConfig.HPIO_ONE_RING)) {
                 for (String metric : List.of("iops", "peak-os-threads", "cpu-per-io")) {
                     ratio(targets, measured, provider + "-vt" + threads, "jdk-vt" + threads, metric,
                             m -> m.number(metric), FOR_COMPARISON, null);

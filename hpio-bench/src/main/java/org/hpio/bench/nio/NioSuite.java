@@ -12,6 +12,7 @@ import org.hpio.bench.suite.BenchContext;
 import org.hpio.bench.suite.BenchOptions;
 import org.hpio.bench.suite.Suite;
 import org.hpio.internal.io.EngineConfig;
+import org.hpio.internal.io.IoEngines;
 import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.UringRing;
 
@@ -137,7 +138,7 @@ public final class NioSuite implements Suite {
             runs.add(new NioConfig(NioConfig.VTHREADS, "jdk", threads));
             runs.add(new NioConfig(NioConfig.VTHREADS, "hpio", threads));
             runs.add(new NioConfig(NioConfig.VTHREADS, NioConfig.HPIO_SQPOLL, threads));
-            runs.add(new NioConfig(NioConfig.VTHREADS, NioConfig.HPIO_DEEP, threads));
+            runs.add(new NioConfig(NioConfig.VTHREADS, NioConfig.HPIO_ONE_RING, threads));
         }
         if (!s.threads().isEmpty()) {
             runs.add(new NioConfig(NioConfig.URING, "engine", NioSettings.VTHREADS_REFERENCE_DEPTH));
@@ -162,7 +163,7 @@ public final class NioSuite implements Suite {
             return runs;
         }
         List<String> known = new ArrayList<>(List.of("afc", "vthreads", NioConfig.HEAP, "flood", NioConfig.SMALL, "jdk", "hpio", NioConfig.HPIO_SQPOLL,
-                NioConfig.HPIO_DEEP));
+                NioConfig.HPIO_ONE_RING));
         List<NioConfig> all = new ArrayList<>(runs);
         all.addAll(floodConfigs());
         NioSettings full = new NioSettings(1L << 20, 1, 0, 1, List.of(1, 4, NioSettings.TARGET_DEPTH),
@@ -256,9 +257,9 @@ public final class NioSuite implements Suite {
                         + "in a loop (positional reads); the JDK's scheduler defaults; hpio-sqpoll: hpio's provider with "
                         + "-D" + EngineConfig.SQ_POLL_PROPERTY + "=" + NioConfig.SQ_POLL_IDLE_MILLIS + " (the engine's "
                         + "ring has a kernel submission thread, IORING_SETUP_SQPOLL, which polls for entries); "
-                        + NioConfig.HPIO_DEEP + ": hpio's provider with -D" + EngineConfig.MAX_IN_FLIGHT_PROPERTY + "="
-                        + NioConfig.DEEP_MAX_IN_FLIGHT + " (the shared engine's bound over the device's usual 256 "
-                        + "scheduler tags)")
+                        + NioConfig.HPIO_ONE_RING + ": hpio's provider with -D" + IoEngines.RINGS_PROPERTY + "=1 "
+                        + "(every call on the shared engine: one ring, one completion thread; the default spreads "
+                        + "the calls over " + IoEngines.ringCount() + " here)")
                 .param("flood", s.floodWrites() + " writes of " + BenchOptions.formatSize(s.floodWriteBytes())
                         + " (each a fresh heap array) submitted without waiting, AsynchronousFileChannel.open(file, "
                         + "{WRITE, CREATE, TRUNCATE_EXISTING, DSYNC}, a single-thread executor) in -Xmx" + s.floodHeap()

@@ -75,7 +75,7 @@ class NioSuiteTest {
                 && r.get(1).equals("iops")), "the virtual-thread rows are compared with the engine at the same depth");
         assertTrue(!sqPoll || targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-sqpoll-vt50 / jdk-vt50")
                 && r.get(1).equals("iops")), "the SQPOLL row is compared with the JDK's");
-        assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-inflight384-vt50 / jdk-vt50")
+        assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-1ring-vt50 / jdk-vt50")
                 && r.get(1).equals("iops")), "the deeper bound's row is compared with the JDK's");
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-readall-1k / jdk-readall-1k")),
                 "the small files' rows are compared");
@@ -94,14 +94,14 @@ class NioSuiteTest {
         assertEquals(List.of("jdk-afc-qd32", "hpio-afc-qd32"), names(NioSuite.select(all, List.of("jdk-afc-qd32", "hpio-afc-qd32"))));
         assertEquals(List.of("jdk-afc-qd1", "hpio-afc-qd1", "jdk-afc-qd4", "hpio-afc-qd4", "jdk-afc-qd32", "hpio-afc-qd32",
                 "uring-qd32"), names(NioSuite.select(all, List.of("afc"))));
-        assertEquals(List.of("hpio-vt1000", "hpio-sqpoll-vt1000", "hpio-inflight384-vt1000", "hpio-vt10000",
-                "hpio-sqpoll-vt10000", "hpio-inflight384-vt10000"), names(NioSuite.select(all, List.of("vthreads", "hpio"))
+        assertEquals(List.of("hpio-vt1000", "hpio-sqpoll-vt1000", "hpio-1ring-vt1000", "hpio-vt10000",
+                "hpio-sqpoll-vt10000", "hpio-1ring-vt10000"), names(NioSuite.select(all, List.of("vthreads", "hpio"))
                 .stream().filter(r -> r.hpio() && r.kind().equals(NioConfig.VTHREADS)).toList()));
         assertEquals(List.of("hpio-sqpoll-vt1000", "hpio-sqpoll-vt10000"), names(NioSuite.select(all, List.of("hpio-sqpoll"))));
-        assertEquals(List.of("hpio-inflight384-vt1000", "hpio-inflight384-vt10000"),
-                names(NioSuite.select(all, List.of("hpio-inflight384"))));
-        assertEquals(List.of("jdk-vt1000", "hpio-vt1000", "hpio-sqpoll-vt1000", "hpio-inflight384-vt1000", "jdk-vt10000",
-                "hpio-vt10000", "hpio-sqpoll-vt10000", "hpio-inflight384-vt10000", "uring-qd256"),
+        assertEquals(List.of("hpio-1ring-vt1000", "hpio-1ring-vt10000"),
+                names(NioSuite.select(all, List.of("hpio-1ring"))));
+        assertEquals(List.of("jdk-vt1000", "hpio-vt1000", "hpio-sqpoll-vt1000", "hpio-1ring-vt1000", "jdk-vt10000",
+                "hpio-vt10000", "hpio-sqpoll-vt10000", "hpio-1ring-vt10000", "uring-qd256"),
                 names(NioSuite.select(all, List.of("vthreads"))));
         assertEquals(List.of("jdk-vt1000", "uring-qd256"), names(NioSuite.select(all, List.of("jdk-vt1000", "uring-qd256"))));
         assertEquals(List.of(), names(NioSuite.select(all, List.of("flood"))));

@@ -2,6 +2,8 @@ package org.hpio.internal.io;
 
 import org.hpio.internal.sys.NativeAccess;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class IoEngines {
     public static final String PROPERTY = "hpio.engine";
+    /** How many io_uring engines {@link #sharedRings} spreads blocking channel calls over (1 to 64). */
+    public static final String RINGS_PROPERTY = "hpio.engine.rings";
 
     private static final System.Logger LOG = System.getLogger(IoEngines.class.getName());
     private static final Set<IoEngine> OPEN = ConcurrentHashMap.newKeySet();
@@ -24,6 +28,7 @@ public final class IoEngines {
     /** Why the automatic choice last fell back from io_uring, or null. */
     private static volatile String uringRefusal;
     private static volatile IoEngine shared;
+    private static volatile List<IoEngine> sharedRings;
     private static final ReentrantLock SHARED_LOCK = new ReentrantLock();
 
     static {
@@ -83,6 +88,73 @@ public final class IoEngines {
             }
         }
         return engine;
+    }
+
+    /**
+     * The engines that blocking channel calls (hpio's {@code FileChannel}) are spread over: the shared engine
+     * first and, when it is io_uring's, more engines like it up to {@link #ringCount()}, each with its own ring,
+     * completion thread and bounds (opened on first use, kept for the JVM's life). The kernel posts a read's
+     * completion on the thread that submitted it, and under virtual-thread load that is the engine's completion
+     * thread: with one ring, one thread submits and completes every read, and the device's queue waits for it.
+     * With one ring per core (two on the 2-vCPU test machine) that work runs on every core, and the reads in
+     * flight are the rings' bounds added up (see docs/DESIGN.md, "FileChannel"). A ring that cannot be opened is
+     * logged and left out; the portable engine is never repeated (its pool is its parallelism).
+     */
+    public static List<IoEngine> sharedRings() throws IOException {
+        List<IoEngine> rings = sharedRings;
+        if (rings == null) {
+            SHARED_LOCK.lock();
+            try {
+                rings = sharedRings;
+                if (rings == null) {
+                    rings = openRingsBeside(shared());
+                    sharedRings = rings;
+                }
+            } finally {
+                SHARED_LOCK.unlock();
+            }
+        }
+        return rings;
+    }
+
+    /**
+     * {@value #RINGS_PROPERTY}, or by default one ring per core up to two (the depth measured; more cores
+     * have not been). An IllegalArgumentException names a value outside 1 to 64.
+     */
+    public static int ringCount() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        String value = System.getProperty(RINGS_PROPERTY);
+        if (value == null) {
+            return Math.min(2, cores);
+        }
+        try {
+            int rings = Integer.parseInt(value.trim());
+            if (rings >= 1 && rings <= 64) {
+                return rings;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("-D" + RINGS_PROPERTY + " must be a whole number from 1 to 64, not "
+                + value);
+    }
+
+    private static List<IoEngine> openRingsBeside(IoEngine first) {
+        int wanted = ringCount();
+        List<IoEngine> rings = new ArrayList<>(List.of(first));
+        if (!(first instanceof UringEngine)) {
+            return List.copyOf(rings);
+        }
+        while (rings.size() < wanted) {
+            try {
+                rings.add(openUring(first.config()));
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "channel calls stay on " + rings.size()
+                        + " io_uring engine(s): another could not be opened: " + e.getMessage());
+                break;
+            }
+        }
+        return List.copyOf(rings);
     }
 
     private static IoEngine openAuto(EngineConfig config) throws IOException {
