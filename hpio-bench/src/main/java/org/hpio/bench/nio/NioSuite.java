@@ -90,11 +90,17 @@ public final class NioSuite implements Suite {
             if (reads.stream().anyMatch(r -> r.kind().equals(NioConfig.SMALL))) {
                 SmallFileReads.create(dir, NioSettings.SMALL_FILE_BYTES);
             }
+            List<NioConfig> vthreadReads = reads.stream().filter(r -> r.section().equals(NioConfig.VTHREADS)).toList();
+            List<NioConfig> otherReads = reads.stream().filter(r -> !vthreadReads.contains(r)).toList();
             Rounds<NioConfig> rounds = Rounds.of(s.rounds(), NioConfig::configuration).alternating();
+            Rounds<NioConfig> vthreadRounds = Rounds.of(s.vthreadRounds(), NioConfig::configuration).alternating();
             Rounds<NioConfig> once = Rounds.of(1, NioConfig::configuration);
-            try (Progress progress = context.progress("rows", rounds.steps(reads.size()) + once.steps(floods.size()))) {
-                List<NioConfig.Measured> readRounds = rounds.run(reads, (config, warmUp) -> read(config, data, s, dir), report,
-                        progress);
+            try (Progress progress = context.progress("rows", rounds.steps(otherReads.size())
+                    + vthreadRounds.steps(vthreadReads.size()) + once.steps(floods.size()))) {
+                List<NioConfig.Measured> readRounds = new ArrayList<>(rounds.run(otherReads,
+                        (config, warmUp) -> read(config, data, s, dir), report, progress));
+                readRounds.addAll(vthreadRounds.run(vthreadReads, (config, warmUp) -> read(config, data, s, dir), report,
+                        progress));
                 measured.addAll(Medians.byName(readRounds, NioConfig.Measured::name, m -> m.number("iops")));
                 measured.addAll(once.run(floods, (config, warmUp) -> flood(config, s, dir), report, progress));
             }
@@ -166,7 +172,7 @@ public final class NioSuite implements Suite {
                 NioConfig.HPIO_ONE_RING));
         List<NioConfig> all = new ArrayList<>(runs);
         all.addAll(floodConfigs());
-        NioSettings full = new NioSettings(1L << 20, 1, 0, 1, List.of(1, 4, NioSettings.TARGET_DEPTH),
+        NioSettings full = new NioSettings(1L << 20, 1, 0, 1, 1, List.of(1, 4, NioSettings.TARGET_DEPTH),
                 List.of(1000, 10_000), 1, 1, "64m");
         readConfigs(full).forEach(r -> known.add(r.configuration()));
         floodConfigs().forEach(r -> known.add(r.configuration()));
@@ -246,8 +252,8 @@ public final class NioSuite implements Suite {
                 .param("page-cache", "cold: O_DIRECT reads bypass it; the flood writes with DSYNC through it")
                 .param("seconds-per-row", s.seconds())
                 .param("warm-up-seconds", String.format(Locale.ROOT, "%.2f (same JVM, untimed, checked)", s.warmupSeconds()))
-                .param("rounds", s.rounds() + (s.rounds() > 1 ? " (interleaved, every other round in reverse order; "
-                        + "the round with the median IOPS reported)" : ""))
+                .param("rounds", s.rounds() + ", (c)'s rows " + s.vthreadRounds() + " (interleaved, every other round in "
+                        + "reverse order; the round with the median IOPS reported)")
                 .param("afc", "AsynchronousFileChannel.open(file, READ, DIRECT), no executor (each provider's default "
                         + "pool runs the handlers); QD chains of CompletionHandlers, each handler checks its block and "
                         + "starts the next read; queue depths " + s.depths().stream().map(String::valueOf)

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The nio suite end to end at a tiny size: every row, each in a JVM of its own, reports checked figures. */
 class NioSuiteTest {
-    private static final NioSettings TINY = new NioSettings(16L << 20, 0.2, 0.05, 1, List.of(1, 4), List.of(50), 8,
+    private static final NioSettings TINY = new NioSettings(16L << 20, 0.2, 0.05, 1, 1, List.of(1, 4), List.of(50), 8,
             1 << 20, "64m");
 
     @TempDir
@@ -89,7 +89,7 @@ class NioSuiteTest {
 
     @Test
     void configsChooseRowsByNameKindOrProvider() {
-        NioSettings s = new NioSettings(16L << 20, 1, 0, 1, List.of(1, 4, 32), List.of(1000, 10_000), 8, 1 << 20, "64m");
+        NioSettings s = new NioSettings(16L << 20, 1, 0, 1, 1, List.of(1, 4, 32), List.of(1000, 10_000), 8, 1 << 20, "64m");
         List<NioConfig> all = NioSuite.readConfigs(s);
         assertEquals(List.of("jdk-afc-qd32", "hpio-afc-qd32"), names(NioSuite.select(all, List.of("jdk-afc-qd32", "hpio-afc-qd32"))));
         assertEquals(List.of("jdk-afc-qd1", "hpio-afc-qd1", "jdk-afc-qd4", "hpio-afc-qd4", "jdk-afc-qd32", "hpio-afc-qd32",
