@@ -58,6 +58,12 @@ final class HpioFileChannel extends FileChannel {
     private final ChannelOptions options;
     private final ReentrantLock positionLock = new ReentrantLock();
     private long position;
+    /**
+     * Set before this channel's first request goes to an engine ({@link #hand}): until then close has nothing to
+     * cancel and skips the engines' scan. A request handed while close runs is cancelled by its own thread,
+     * which sees the channel closed after setting this ({@link #submitAndWait}).
+     */
+    private volatile boolean handedToEngine;
 
     private HpioFileChannel(EngineRings engines, NativeFile file, FileChannel jdk, FileSystemProvider jdkProvider,
                             Path path, ChannelOptions options) {
@@ -302,6 +308,13 @@ final class HpioFileChannel extends FileChannel {
             if (!isOpen()) {
                 return 0;   // end() throws AsynchronousCloseException or ClosedByInterruptException
             }
+            if (read && buffers.length == 1 && !options.direct()) {
+                long got = CachedRead.read(file, buffers[0], at);
+                if (got != CachedRead.NOT_SERVED) {
+                    completed = true;
+                    return got == 0 ? -1 : got;
+                }
+            }
             transfer = BufferTransfer.prepare(engine, buffers, read);
             IoRequest request = submitOrNullIfEngineClosed(engine, transfer.operation(file, at));
             if (request == null && isOpen() && engine.isClosed()) {   // refused: the engine closed meanwhile
@@ -385,6 +398,9 @@ final class HpioFileChannel extends FileChannel {
      * read of a 1 KiB file waited seconds.
      */
     private IoRequest hand(IoEngine engine, IoOperation operation) throws IOException {
+        if (!handedToEngine) {
+            handedToEngine = true;
+        }
         boolean buffered = !options.direct();
         if (operation.kind() == IoOperation.Kind.READ && buffered) {
             return engine.readNowOrSubmitToWait(operation);
@@ -560,7 +576,9 @@ final class HpioFileChannel extends FileChannel {
      */
     @Override
     protected void implCloseChannel() throws IOException {
-        engines.cancelAll(file);   // this channel's descriptor: its requests and no other's, on every engine
+        if (handedToEngine) {
+            engines.cancelAll(file);   // this channel's descriptor: its requests and no other's, on every engine
+        }
         jdkLock.lock();
         try {
             if (jdk != null) {

@@ -85,6 +85,11 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     private final FileSystemProvider delegate;
     private final HpioFileSystem fileSystem;
     private final EngineSource engines;
+    /**
+     * What {@link #engines} gave once started, so that later opens skip the start guard (a thread-local set
+     * and removed: a tenth of the provider's part of opening a small file); null until then.
+     */
+    private volatile List<IoEngine> startedRings;
 
     /** Wraps {@code delegate}, the platform's default provider (what the JDK passes when it installs this one). */
     public HpioFileSystemProvider(FileSystemProvider delegate) {
@@ -108,7 +113,11 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     @Override
     public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
-        List<IoEngine> rings = unlessStarting(engines::rings, List::getFirst);
+        List<IoEngine> rings = startedRings;
+        if (rings == null || rings.getFirst().isClosed()) {
+            rings = unlessStarting(engines::rings, List::getFirst);
+            startedRings = rings;
+        }
         if (rings == null) {
             return delegate.newFileChannel(unwrap(path), options, attrs);
         }

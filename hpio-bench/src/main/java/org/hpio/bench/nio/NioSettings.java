@@ -40,8 +40,9 @@ record NioSettings(long fileSize, double seconds, double warmupSeconds, int roun
     /** The block the heap rows read: 64 KiB, so that their threads' reads want more than the staging budget. */
     static final int HEAP_BLOCK = 64 << 10;
     /**
-     * The heap rows' virtual threads: 2,000 reads of {@link #HEAP_BLOCK} want 128 MiB of staging, twice hpio's
-     * budget (EngineConfig.DEFAULT_MAX_STAGING_BYTES), so half of them wait for it.
+     * The heap rows' virtual threads: 2,000 reads of {@link #HEAP_BLOCK} want 125 MiB of staging, twice one
+     * engine's budget (EngineConfig.DEFAULT_MAX_STAGING_BYTES): on one ring half of them wait for it, on two
+     * (IoEngines.sharedRings, two cores) they about fit.
      */
     static final int HEAP_THREADS = 2000;
 
