@@ -15,12 +15,15 @@
  *       the portable engine where io_uring is refused). The executor given to {@code open} runs only the
  *       completion handlers, as its Javadoc promises, never the I/O; handlers never run on the engine's
  *       completion thread. Without an executor, hpio's pool is a proactor: its idle thread waits for the
- *       completions and runs their handlers, no hand-off between threads. The same engine serves FileChannel,
- *       where a virtual thread blocked in a read,
- *       write or force parks and frees its carrier instead of pinning it in the system call.</li>
+ *       completions and runs their handlers, no hand-off between threads. FileChannel's calls go to the same
+ *       engine and, on a machine with two cores or more, to a second io_uring engine beside it, each thread's
+ *       to one of them ({@code EngineRings}): a virtual thread blocked in a read, write or force
+ *       parks and frees its carrier instead of pinning it in the system call. A small buffered read whose data
+ *       the page cache holds is one preadv2 on the calling thread, with no engine request
+ *       ({@code CachedRead}).</li>
  *   <li><b>Finding 2</b> (writes submitted faster than the disk grow the heap until OutOfMemoryError): heap
  *       buffers are staged off-heap within the engine's staging budget (64 MiB by default) and the engine
- *       admits a bounded number of requests (256). At either bound the thread calling {@code write} waits
+ *       admits a bounded number of requests (256); each of FileChannel's engines has bounds of its own. At either bound the thread calling {@code write} waits
  *       until earlier writes complete: memory stays bounded and the writer runs at the disk's pace. A staged
  *       write holds its heap buffer only weakly, so the heap keeps no more than the writer does.</li>
  *   <li><b>Finding 3</b> (the OS completes writes into its page cache; durability needs DSYNC/SYNC or
