@@ -10,7 +10,7 @@ import java.util.List;
  * org.hpio.internal.io.IoEngines#sharedRings}): each thread's calls go to one of them, chosen by its thread id,
  * so a thread's reads queue in one engine's admission order (in turn with the other threads there) and a
  * platform thread reaps the same ring every time. Each call uses the one engine it picked from start to end:
- * its staging memory, its request, its cancellation.
+ * its staging memory, its request, its cancellation. Immutable: one instance serves every channel of a provider.
  */
 final class EngineRings {
     private final IoEngine[] engines;
@@ -31,6 +31,11 @@ final class EngineRings {
         return engines[(int) Long.remainderUnsigned(Thread.currentThread().threadId(), engines.length)];
     }
 
+    /** The first engine: the one whose closing (the JVM's shutdown) makes new channels the JDK's. */
+    IoEngine first() {
+        return engines[0];
+    }
+
     /** Cancels {@code file}'s requests on every engine; how many were cancelled. */
     int cancelAll(NativeFile file) {
         int cancelled = 0;
@@ -43,9 +48,5 @@ final class EngineRings {
     /** The engines' kind ("uring" or "threads"): the first one's, which the others repeat. */
     String name() {
         return engines[0].name();
-    }
-
-    int count() {
-        return engines.length;
     }
 }

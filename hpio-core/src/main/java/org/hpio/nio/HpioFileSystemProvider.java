@@ -89,7 +89,7 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
      * What {@link #engines} gave once started, so that later opens skip the start guard (a thread-local set
      * and removed: a tenth of the provider's part of opening a small file); null until then.
      */
-    private volatile List<IoEngine> startedRings;
+    private volatile EngineRings startedRings;
 
     /** Wraps {@code delegate}, the platform's default provider (what the JDK passes when it installs this one). */
     public HpioFileSystemProvider(FileSystemProvider delegate) {
@@ -113,15 +113,16 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     @Override
     public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
-        List<IoEngine> rings = startedRings;
-        if (rings == null || rings.getFirst().isClosed()) {
-            rings = unlessStarting(engines::rings, List::getFirst);
+        EngineRings rings = startedRings;
+        if (rings == null || rings.first().isClosed()) {
+            List<IoEngine> started = unlessStarting(engines::rings, List::getFirst);
+            rings = started == null ? null : new EngineRings(started);
             startedRings = rings;
         }
         if (rings == null) {
             return delegate.newFileChannel(unwrap(path), options, attrs);
         }
-        return HpioFileChannel.open(new EngineRings(rings), delegate, unwrap(path), options, attrs);
+        return HpioFileChannel.open(rings, delegate, unwrap(path), options, attrs);
     }
 
     @Override
