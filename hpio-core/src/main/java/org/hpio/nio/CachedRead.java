@@ -17,8 +17,8 @@ import java.nio.ByteBuffer;
  * took 2.9 µs through the provider against the JDK's 1.8 (Intel Xeon, warm), and its two reads (the data, then
  * the end of the file) half of that.
  *
- * <p>It serves what the engine's own no-wait step serves ({@code IoEngine.readNowOrSubmitToWait}): all of the
- * read, or all of it up to the end of the file; anything else (data not cached, only part of it cached, a file
+ * <p>It serves what the engine's own no-wait step serves ({@code IoEngine.readNowOrSubmitToWait}), by the same
+ * call ({@link NativeFile.Lease#readNow}): all of the read, or all of it up to the end of the file; anything else (data not cached, only part of it cached, a file
  * system that cannot read without waiting, a descriptor closed meanwhile) is {@link #NOT_SERVED}, nothing
  * changes, and the caller goes the engine's way. It never waits for the device, so a virtual thread never
  * pins its carrier here. A failure of the call itself (EIO, EISDIR) is thrown as the engine's would be.
@@ -55,13 +55,13 @@ final class CachedRead {
         }
         try (lease) {
             if (dst.isDirect()) {
-                long got = Syscalls.preadNoWait(lease.fd(), MemorySegment.ofBuffer(dst), position, file.path());
-                return advanced(dst, served(file, length, position, got) ? got : NOT_SERVED);
+                long got = lease.readNow(MemorySegment.ofBuffer(dst), position, true);
+                return got == Syscalls.WOULD_BLOCK ? NOT_SERVED : advanced(dst, got);
             }
             MemorySegment staging = STAGING.acquire();
             try {
-                long got = Syscalls.preadNoWait(lease.fd(), staging.asSlice(0, length), position, file.path());
-                if (!served(file, length, position, got)) {
+                long got = lease.readNow(staging.asSlice(0, length), position, true);
+                if (got == Syscalls.WOULD_BLOCK) {
                     return NOT_SERVED;
                 }
                 MemorySegment.copy(staging, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(),
@@ -71,15 +71,6 @@ final class CachedRead {
                 STAGING.release(staging);
             }
         }
-    }
-
-    /**
-     * Whether {@code got} bytes (or {@link Syscalls#WOULD_BLOCK}) answer a read of {@code length}: all of it,
-     * or all up to the end of the file. None at all is the end: RWF_NOWAIT says EAGAIN, not 0, for data not
-     * cached; a short read is checked against the size.
-     */
-    private static boolean served(NativeFile file, int length, long position, long got) throws IOException {
-        return got == length || got == 0 || got > 0 && position + got >= file.size();
     }
 
     private static long advanced(ByteBuffer dst, long got) {

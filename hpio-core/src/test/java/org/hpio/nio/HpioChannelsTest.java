@@ -162,27 +162,10 @@ class HpioChannelsTest {
         NativeCalls.assumeOn("O_DIRECT");   // an O_DIRECT read always goes to the engine: never served at once
         Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));
         CountDownLatch gate = new CountDownLatch(1);
-        ThreadFactory held = r -> Thread.ofPlatform().daemon().unstarted(() -> {
-            try {
-                gate.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            r.run();
-        });
+        ThreadFactory held = Implementation.heldAt(gate);
         try (IoEngine even = IoEngines.openThreads(EngineConfig.defaults().withThreads(2), held);
              IoEngine odd = IoEngines.openThreads(EngineConfig.defaults().withThreads(2), held)) {
-            Opener opener = Opener.hpio(new HpioFileSystemProvider.EngineSource() {
-                @Override
-                public IoEngine engine() {
-                    return even;
-                }
-
-                @Override
-                public List<IoEngine> rings() {
-                    return List.of(even, odd);
-                }
-            });
+            Opener opener = Opener.hpio(even, List.of(even, odd));
             FileChannel ch = opener.open(file, READ, HpioOpenOption.DIRECT);
             List<AtomicReference<Object>> outcomes = new ArrayList<>();
             List<Thread> readers = new ArrayList<>();

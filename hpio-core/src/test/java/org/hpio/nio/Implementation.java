@@ -64,18 +64,7 @@ enum Implementation {
         }
         List<IoEngine> rings = Thread.currentThread().threadId() % 2 == 0 ? List.of(second, first)
                 : List.of(first, second);
-        Opener opener = Opener.hpio(new HpioFileSystemProvider.EngineSource() {
-            @Override
-            public IoEngine engine() {
-                return first;
-            }
-
-            @Override
-            public List<IoEngine> rings() {
-                return rings;
-            }
-        });
-        return new Running(opener, first, () -> {
+        return new Running(Opener.hpio(first, rings), first, () -> {
             try {
                 second.close();
             } catch (IOException e) {
@@ -91,10 +80,7 @@ enum Implementation {
      */
     Running startHeld(EngineConfig config) throws IOException {
         CountDownLatch gate = new CountDownLatch(1);
-        ThreadFactory held = r -> Thread.ofPlatform().daemon().unstarted(() -> {
-            awaitUninterruptibly(gate);
-            r.run();
-        });
+        ThreadFactory held = heldAt(gate);
         return switch (this) {
             case JDK -> {
                 ExecutorService executor = Executors.newFixedThreadPool(2, held);
@@ -124,6 +110,14 @@ enum Implementation {
                 yield new Running(Opener.hpio(() -> engine), engine, gate::countDown);
             }
         };
+    }
+
+    /** Platform threads (daemons) that wait for {@code gate} before they run their task. */
+    static ThreadFactory heldAt(CountDownLatch gate) {
+        return r -> Thread.ofPlatform().daemon().unstarted(() -> {
+            awaitUninterruptibly(gate);
+            r.run();
+        });
     }
 
     private static IoEngine openUring(EngineConfig config) throws IOException {

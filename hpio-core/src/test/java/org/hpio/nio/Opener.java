@@ -1,11 +1,14 @@
 package org.hpio.nio;
 
+import org.hpio.internal.io.IoEngine;
+
 import java.io.IOException;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystems;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
@@ -29,6 +32,24 @@ interface Opener {
             return AsynchronousFileChannel.open(path, options, executor);
         }
     };
+
+    /**
+     * hpio's channels: asynchronous ones on {@code engine}, FileChannels' calls spread over {@code rings}
+     * ({@link EngineRings}), through a provider over the platform's.
+     */
+    static Opener hpio(IoEngine engine, List<IoEngine> rings) {
+        return hpio(new HpioFileSystemProvider.EngineSource() {
+            @Override
+            public IoEngine engine() {
+                return engine;
+            }
+
+            @Override
+            public List<IoEngine> rings() {
+                return rings;
+            }
+        });
+    }
 
     /** hpio's channels on {@code engines}, through a provider over the platform's. */
     static Opener hpio(HpioFileSystemProvider.EngineSource engines) {

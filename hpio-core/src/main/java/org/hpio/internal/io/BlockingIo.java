@@ -62,23 +62,11 @@ final class BlockingIo {
             return null;   // the JDK cannot read without waiting: the engine does the whole read
         }
         try {
-            long bytes = Syscalls.preadNoWait(job.fd(), op.buffer(), op.position(), op.file().path());
-            if (bytes == op.length() || toEndOfFile && atEndOfFile(op, bytes)) {
-                return new Outcome(bytes, 0);
-            }
-            return null;
+            long bytes = job.lease.readNow(op.buffer(), op.position(), toEndOfFile);
+            return bytes == Syscalls.WOULD_BLOCK ? null : new Outcome(bytes, 0);
         } catch (IOException e) {
             return new Outcome(0, Errno.of(e));
         }
-    }
-
-    /**
-     * Whether a no-wait read of {@code bytes} (or {@link Syscalls#WOULD_BLOCK}) ended at the end of the file.
-     * None at all is the end: preadv2 RWF_NOWAIT says EAGAIN, not 0, for data not cached, so 0 needs no
-     * lseek (the last read of {@code Files.readAllBytes} is one); a short read is checked against the size.
-     */
-    private static boolean atEndOfFile(IoOperation op, long bytes) throws IOException {
-        return bytes == 0 || bytes > 0 && op.position() + bytes >= op.file().size();
     }
 
     /** Writes all of the buffer, then forces; the result counts the bytes written even when a step fails. */

@@ -333,6 +333,23 @@ public final class NativeFile implements Closeable {
             return calls.read(buffer, position);
         }
 
+        /**
+         * A read of all of {@code buffer} served at once from the page cache (preadv2 RWF_NOWAIT; never waits for
+         * the device), or, when {@code toEndOfFile}, of all of it up to the end of the file (a short read, or
+         * none, whose end is the file's size asked right after): the bytes read; else
+         * {@link Syscalls#WOULD_BLOCK} (none or only part of it cached, or the file system cannot read without
+         * waiting), and whatever was read is not to be used. None at all is the end of the file: RWF_NOWAIT says
+         * EAGAIN, not 0, for data not cached, so 0 needs no size. A descriptor's call only (not
+         * {@link #isPortable()}); a failure of the call is thrown.
+         */
+        public long readNow(MemorySegment buffer, long position, boolean toEndOfFile) throws IOException {
+            checkHeld();
+            long bytes = Syscalls.preadNoWait(calls.descriptor(), buffer, position, path);
+            boolean served = bytes == buffer.byteSize()
+                    || toEndOfFile && (bytes == 0 || bytes > 0 && position + bytes >= size());
+            return served ? bytes : Syscalls.WOULD_BLOCK;
+        }
+
         /** One positional write on the held file; see {@link #read}. */
         public long write(MemorySegment buffer, long position) throws IOException {
             checkHeld();
