@@ -25,7 +25,7 @@ import java.util.List;
  * {@code --configs}). Deflate rows inflate whole entries
  * (libdeflate when the system has it); {@code -blocks} is 002 §3.2's per-block Inflater, {@code -jdk} whole-buffer
  * Inflater. The {@code -lookahead} rows load the trace through {@link org.hpio.archive.ArchiveLoader} (the load
- * list known in advance; a file loaded again reuses the memory the loader kept, within its 64 MiB; {@code -direct}:
+ * list known in advance; a file loaded again reuses the memory the loader kept, within its 128 MiB; {@code -direct}:
  * O_DIRECT; {@code -noreuse}: repeats read again; {@code -w0}: no decode workers), still delivering and checking
  * each file in trace order; since their reads and workers may progress while the replay checks a file, the table
  * also gives wall-clock MB/s.
