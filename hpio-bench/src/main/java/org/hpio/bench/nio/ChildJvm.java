@@ -22,14 +22,27 @@ final class ChildJvm {
     private ChildJvm() {
     }
 
-    /** The JVM options a row runs with: hpio's provider or none, then {@code extra}. */
+    /**
+     * The JVM options a row runs with: hpio's provider or none, the engine's settings this JVM was given ({@code hpio.engine}
+     * and every {@code hpio.engine.*} and {@code hpio.uring.*} property, e.g. {@code HPIO_JAVA_OPTS=-Dhpio.engine.maxInFlight=128},
+     * so that a setting can be tried on every hpio row at once), then {@code extra} (a row's own, which win).
+     */
     static List<String> jvmOptions(boolean hpio, List<String> extra) {
         List<String> options = new ArrayList<>();
         if (hpio) {
             options.add(HPIO_PROVIDER);
+            options.addAll(engineSettings());
         }
         options.addAll(extra);
         return options;
+    }
+
+    /** {@code -Dname=value} for each engine setting among this JVM's system properties, in name order. */
+    static List<String> engineSettings() {
+        return System.getProperties().stringPropertyNames().stream()
+                .filter(name -> name.equals("hpio.engine") || name.startsWith("hpio.engine.")
+                        || name.startsWith("hpio.uring."))
+                .sorted().map(name -> "-D" + name + "=" + System.getProperty(name)).toList();
     }
 
     static Map<String, String> run(String name, List<String> jvmOptions, List<String> args, Path workDir,

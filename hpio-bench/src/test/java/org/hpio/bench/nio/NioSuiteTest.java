@@ -112,6 +112,28 @@ class NioSuiteTest {
         assertTrue(Suites.byName("nio").isPresent(), "registered with the other suites");
     }
 
+    @Test
+    void hpioRowsGetTheEngineSettingsThisJvmWasGivenAndTheirOwnWin() {
+        List<String> given = List.of("hpio.engine", "hpio.engine.maxInFlight", "hpio.uring.kernelWorkers",
+                "hpio.bench.nio.seconds");
+        assumeTrue(given.stream().noneMatch(name -> System.getProperty(name) != null), "set for the whole test JVM");
+        try {
+            System.setProperty("hpio.engine.maxInFlight", "128");
+            System.setProperty("hpio.uring.kernelWorkers", "4");
+            System.setProperty("hpio.engine", "uring");
+            System.setProperty("hpio.bench.nio.seconds", "1");   // the suite's own: not the engine's
+            assertEquals(List.of("-Dhpio.engine=uring", "-Dhpio.engine.maxInFlight=128", "-Dhpio.uring.kernelWorkers=4"),
+                    ChildJvm.engineSettings());
+            assertEquals(List.of(ChildJvm.HPIO_PROVIDER, "-Dhpio.engine=uring", "-Dhpio.engine.maxInFlight=128",
+                            "-Dhpio.uring.kernelWorkers=4", "-Dhpio.engine.rings=1"),
+                    ChildJvm.jvmOptions(true, List.of("-Dhpio.engine.rings=1")));
+            assertEquals(List.of("-Xmx64m"), ChildJvm.jvmOptions(false, List.of("-Xmx64m")), "the JDK's rows: none");
+        } finally {
+            given.forEach(System::clearProperty);
+        }
+        assertEquals(List.of(), ChildJvm.engineSettings());
+    }
+
     /** Whether {@code dir}'s file system takes O_DIRECT (tmpfs does not). */
     private static boolean takesDirect(Path dir) {
         Path probe = dir.resolve("direct-probe");
