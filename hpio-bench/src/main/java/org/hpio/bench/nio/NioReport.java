@@ -60,7 +60,7 @@ final class NioReport {
                     + "JDK's 256 blocked carriers), on the same file in this "
                     + "run: what io_uring gives at that depth on this machine, without threads or channels. Block "
                     + "layer: the file's device as the kernel counts it over the timed run (/sys/dev/block/M:m/stat): "
-                    + "the reads it completed per second (system-wide: the cross-check of IOPS), the mean time a read spent there (queued in the I/O scheduler, then at the device), the mean "
+                    + "the reads it took per second, merged ones included (system-wide: the cross-check of IOPS), the mean time a read spent there (queued in the I/O scheduler, then at the device), the mean "
                     + "number of requests it held, and the machine's interrupts per read. Where two rows held as many "
                     + "and one completed fewer reads, each of its reads was slower below the caller's queueing. Reads "
                     + "per thread: how the timed run's reads were shared among the threads (p10 / p50 / p90): the "

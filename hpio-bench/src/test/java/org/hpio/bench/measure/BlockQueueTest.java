@@ -42,7 +42,7 @@ class BlockQueueTest {
                 "  300 1 2400 450 0 0 0 0 9 2040 4300 0 0 0 0\n", PROC_STAT.replace("intr 1000", "intr 1500"));
         Map<String, Object> figures = new HashMap<>();
         a.putFigures(b, figures);
-        assertEquals(100.0, figures.get("block-reads-per-s"), "200 reads in 2 s");
+        assertEquals(100.5, figures.get("block-reads-per-s"), "200 reads and one merged into another, in 2 s");
         assertEquals(2000.0, figures.get("block-read-us"), "400 ms over 200 reads");
         assertEquals(2.0, figures.get("block-queue"), "4,000 request-milliseconds in 2,000 ms");
         assertEquals(2.5, figures.get("interrupts-per-io"), "500 interrupts over 200 reads");
