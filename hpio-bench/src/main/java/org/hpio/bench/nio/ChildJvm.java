@@ -23,25 +23,24 @@ final class ChildJvm {
     }
 
     /**
-     * The JVM options a row runs with: hpio's provider or none, the engine's settings this JVM was given ({@code hpio.engine}
-     * and every {@code hpio.engine.*} and {@code hpio.uring.*} property, e.g. {@code HPIO_JAVA_OPTS=-Dhpio.engine.maxInFlight=128},
+     * The JVM options a row runs with: hpio's provider or none, hpio's settings this JVM was given (every {@code hpio.*}
+     * property but the bench's own {@code hpio.bench.*}, e.g. {@code HPIO_JAVA_OPTS=-Dhpio.engine.maxInFlight=128},
      * so that a setting can be tried on every hpio row at once), then {@code extra} (a row's own, which win).
      */
     static List<String> jvmOptions(boolean hpio, List<String> extra) {
         List<String> options = new ArrayList<>();
         if (hpio) {
             options.add(HPIO_PROVIDER);
-            options.addAll(engineSettings());
+            options.addAll(hpioSettings());
         }
         options.addAll(extra);
         return options;
     }
 
-    /** {@code -Dname=value} for each engine setting among this JVM's system properties, in name order. */
-    static List<String> engineSettings() {
+    /** {@code -Dname=value} for each of hpio's settings among this JVM's system properties, in name order. */
+    static List<String> hpioSettings() {
         return System.getProperties().stringPropertyNames().stream()
-                .filter(name -> name.equals("hpio.engine") || name.startsWith("hpio.engine.")
-                        || name.startsWith("hpio.uring."))
+                .filter(name -> name.startsWith("hpio.") && !name.startsWith("hpio.bench."))
                 .sorted().map(name -> "-D" + name + "=" + System.getProperty(name)).toList();
     }
 

@@ -244,8 +244,8 @@ public final class NioSuite implements Suite {
         report.param("file-size-bytes", s.fileSize()).param("file-size", BenchOptions.formatSize(s.fileSize()))
                 .param("providers", "jdk: the platform's default; hpio: " + ChildJvm.HPIO_PROVIDER
                         + " (the same code, the same JDK API calls)")
-                .param("engine-settings", ChildJvm.engineSettings().isEmpty() ? "the defaults"
-                        : String.join(" ", ChildJvm.engineSettings()) + " (given to this run; every hpio row has them)")
+                .param("hpio-settings", ChildJvm.hpioSettings().isEmpty() ? "the defaults"
+                        : String.join(" ", ChildJvm.hpioSettings()) + " (given to this run; every hpio row has them)")
                 .param("jvms", "every row a JVM of its own (threads, CPU time and heap are its alone), the "
                         + "engine's uring-qd" + NioSettings.TARGET_DEPTH + " and uring-qd"
                         + NioSettings.VTHREADS_REFERENCE_DEPTH + " in the suite's JVM")

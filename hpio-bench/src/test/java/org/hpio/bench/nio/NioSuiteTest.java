@@ -113,25 +113,31 @@ class NioSuiteTest {
     }
 
     @Test
-    void hpioRowsGetTheEngineSettingsThisJvmWasGivenAndTheirOwnWin() {
+    void hpioRowsGetTheHpioSettingsThisJvmWasGivenAndTheirOwnWin() {
         List<String> given = List.of("hpio.engine", "hpio.engine.maxInFlight", "hpio.uring.kernelWorkers",
-                "hpio.bench.nio.seconds");
+                "hpio.memory.hugePages", "hpio.bench.nio.seconds");
         assumeTrue(given.stream().noneMatch(name -> System.getProperty(name) != null), "set for the whole test JVM");
+        List<String> before = ChildJvm.hpioSettings();   // whatever else the test JVM was given (mvn -Dhpio.x)
         try {
             System.setProperty("hpio.engine.maxInFlight", "128");
             System.setProperty("hpio.uring.kernelWorkers", "4");
             System.setProperty("hpio.engine", "uring");
-            System.setProperty("hpio.bench.nio.seconds", "1");   // the suite's own: not the engine's
-            assertEquals(List.of("-Dhpio.engine=uring", "-Dhpio.engine.maxInFlight=128", "-Dhpio.uring.kernelWorkers=4"),
-                    ChildJvm.engineSettings());
-            assertEquals(List.of(ChildJvm.HPIO_PROVIDER, "-Dhpio.engine=uring", "-Dhpio.engine.maxInFlight=128",
-                            "-Dhpio.uring.kernelWorkers=4", "-Dhpio.engine.rings=1"),
-                    ChildJvm.jvmOptions(true, List.of("-Dhpio.engine.rings=1")));
+            System.setProperty("hpio.memory.hugePages", "false");
+            System.setProperty("hpio.bench.nio.seconds", "1");   // the suite's own: not hpio's
+            List<String> settings = ChildJvm.hpioSettings();
+            assertEquals(List.of("-Dhpio.engine=uring", "-Dhpio.engine.maxInFlight=128",
+                    "-Dhpio.memory.hugePages=false", "-Dhpio.uring.kernelWorkers=4"),
+                    settings.stream().filter(option -> !before.contains(option)).toList());
+            assertEquals(before.size() + 4, settings.size(), "nothing else, and not the bench's own: " + settings);
+            List<String> options = ChildJvm.jvmOptions(true, List.of("-Dhpio.engine.rings=1"));
+            assertEquals(ChildJvm.HPIO_PROVIDER, options.getFirst());
+            assertEquals(settings, options.subList(1, options.size() - 1));
+            assertEquals("-Dhpio.engine.rings=1", options.getLast(), "the row's own come last, so they win");
             assertEquals(List.of("-Xmx64m"), ChildJvm.jvmOptions(false, List.of("-Xmx64m")), "the JDK's rows: none");
         } finally {
             given.forEach(System::clearProperty);
         }
-        assertEquals(List.of(), ChildJvm.engineSettings());
+        assertEquals(before, ChildJvm.hpioSettings());
     }
 
     /** Whether {@code dir}'s file system takes O_DIRECT (tmpfs does not). */

@@ -21,6 +21,8 @@ public final class BufferPool {
     private final int alignment;
     private final int retained;
     private final IdleBytes sharedIdle;
+    /** Where new buffers come from instead of an arena of their own, or null ({@link HugePageSlabs}). */
+    private final HugePageSlabs slabs;
     private final ConcurrentLinkedDeque<MemorySegment> idle = new ConcurrentLinkedDeque<>();
     private final AtomicInteger idleCount = new AtomicInteger();
 
@@ -36,6 +38,11 @@ public final class BufferPool {
 
     /** As above, and the idle buffers also count against {@code sharedIdle} (a {@link MemoryPool}'s classes). */
     BufferPool(long bufferBytes, int alignment, int retained, IdleBytes sharedIdle) {
+        this(bufferBytes, alignment, retained, sharedIdle, null);
+    }
+
+    /** As above, new buffers carved from {@code slabs} when not null (alignment at most 4 KiB then). */
+    BufferPool(long bufferBytes, int alignment, int retained, IdleBytes sharedIdle, HugePageSlabs slabs) {
         if (Integer.bitCount(alignment) != 1) {
             throw new IllegalArgumentException("alignment must be a power of two, was " + alignment);
         }
@@ -43,6 +50,10 @@ public final class BufferPool {
         this.alignment = alignment;
         this.retained = retained;
         this.sharedIdle = sharedIdle;
+        if (slabs != null && alignment > MemoryPool.ALIGNMENT) {
+            throw new IllegalArgumentException("slabs align buffers to " + MemoryPool.ALIGNMENT + ", not " + alignment);
+        }
+        this.slabs = slabs;
     }
 
     public long bufferBytes() {
@@ -56,7 +67,7 @@ public final class BufferPool {
             sharedIdle.taken(bufferBytes);
             return buffer;
         }
-        return Arena.ofAuto().allocate(bufferBytes, alignment);
+        return slabs != null ? slabs.carve() : Arena.ofAuto().allocate(bufferBytes, alignment);
     }
 
     public void release(MemorySegment buffer) {

@@ -51,6 +51,16 @@ public final class MemoryPool {
 
     /** Classes from 4 KiB up to {@code largestClass} (a power of two), keeping idle what {@code bound} allows. */
     public MemoryPool(long largestClass, IdleBound bound) {
+        this(largestClass, bound, false);
+    }
+
+    /**
+     * As above; with {@code hugePages}, new buffers of the classes from 64 KiB to 2 MiB are carved from slabs
+     * the kernel is asked to back with huge pages ({@link HugePageSlabs}: a device then reads a buffer as one
+     * segment), where it does so. For memory that goes back soon (staging): a slab stays mapped while any of its
+     * buffers is in use.
+     */
+    public MemoryPool(long largestClass, IdleBound bound, boolean hugePages) {
         if (Long.bitCount(largestClass) != 1 || largestClass < 1L << MIN_SHIFT) {
             throw new IllegalArgumentException("largest class must be a power of two from 4 KiB: " + largestClass);
         }
@@ -58,7 +68,8 @@ public final class MemoryPool {
         this.idle = bound.totalBytes() == Long.MAX_VALUE ? IdleBytes.UNBOUNDED : new IdleBytes(bound.totalBytes());
         this.classes = new BufferPool[maxShift - MIN_SHIFT + 1];
         for (int shift = MIN_SHIFT; shift <= maxShift; shift++) {
-            classes[shift - MIN_SHIFT] = new BufferPool(1L << shift, ALIGNMENT, bound.buffersOf(1L << shift), idle);
+            classes[shift - MIN_SHIFT] = new BufferPool(1L << shift, ALIGNMENT, bound.buffersOf(1L << shift), idle,
+                    hugePages ? HugePageSlabs.forBuffersOf(1L << shift) : null);
         }
     }
 

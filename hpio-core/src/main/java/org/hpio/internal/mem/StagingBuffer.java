@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class StagingBuffer {
     public static final int POOLED_MAX = 1 << 20;
-    private static final MemoryPool POOL = new MemoryPool(POOLED_MAX, MemoryPool.IdleBound.perClass(256 << 10, 4));
+    /** Staging is short-lived, so its classes from 64 KiB come from huge-page slabs where the kernel has them. */
+    private static final MemoryPool POOL = new MemoryPool(POOLED_MAX, MemoryPool.IdleBound.perClass(256 << 10, 4),
+            true);
     /** Buffers acquired and not yet released, JVM-wide: the reliability suite's native-memory leak check. */
     private static final AtomicLong OUTSTANDING = new AtomicLong();
 
