@@ -32,9 +32,10 @@ import static java.nio.file.StandardOpenOption.READ;
  * started (a fair queue of 10,000 readers keeps each read about 100 ms in flight; counting only the reads both
  * started and completed inside a 1.5 s run left out its first 100 ms, 6-7% of the row, while the JDK's few
  * active readers, 2.5 ms a read, lost 0.2%: the device's own count, {@link BlockQueue}, showed the gap); the
- * latency of each read completed in the timed run (around the call); the process's peak count of OS threads over its whole life (the JDK's channel pins a carrier in
- * each read, so the scheduler adds carriers, up to 256 by default); and the block layer's account of the
- * file's device over the timed run ({@link BlockQueue}: its time per read and its mean depth); and how the
+ * latency of each read completed in the timed run (around the call); the process's peak count of OS threads
+ * over its whole life (the JDK's channel pins a carrier in each read, so the scheduler adds carriers, up to
+ * 256 by default); and the block layer's account of the file's device over the timed run ({@link BlockQueue}:
+ * the reads it took, its time per read and its mean depth); and how the
  * timed run's reads were shared among the threads (reads per thread, p10, p50 and p90): the rate alone does not
  * say whether every thread was served. The JDK's scheduler keeps a carrier on the thread whose read it just
  * finished, and the others wait for a carrier; hpio's channel admits waiting readers in order.
@@ -129,8 +130,8 @@ final class VirtualThreadReads {
             long cpu = NioRow.cpuNanos();
             long jit = JitQuiet.compilerCpuNanos();
             // The device's counters right around the phase changes: the JIT's count reads a file per thread,
-            // tens of milliseconds beside the JDK's 256 busy carriers, while its readers, stopped, leave the
-            // device idle; the two snapshots cost the CPU figure about 0.01%.
+            // slowly beside the JDK's 256 busy carriers, while the stopped readers leave the device idle (the
+            // device's rate came out 5% under the JDK's row); the two snapshots cost the CPU figure little.
             BlockQueue.Snapshot before = device.map(BlockQueue::snapshotOrNull).orElse(null);
             long start = System.nanoTime();
             Phase.set(1);
