@@ -241,11 +241,12 @@ public final class NioSuite implements Suite {
     }
 
     private static void params(SuiteReport report, NioSettings s) {
+        List<String> settings = ChildJvm.hpioSettings();
         report.param("file-size-bytes", s.fileSize()).param("file-size", BenchOptions.formatSize(s.fileSize()))
                 .param("providers", "jdk: the platform's default; hpio: " + ChildJvm.HPIO_PROVIDER
                         + " (the same code, the same JDK API calls)")
-                .param("hpio-settings", ChildJvm.hpioSettings().isEmpty() ? "the defaults"
-                        : String.join(" ", ChildJvm.hpioSettings()) + " (given to this run; every hpio row has them)")
+                .param("hpio-settings", settings.isEmpty() ? "the defaults"
+                        : String.join(" ", settings) + " (given to this run; every hpio row has them)")
                 .param("jvms", "every row a JVM of its own (threads, CPU time and heap are its alone), the "
                         + "engine's uring-qd" + NioSettings.TARGET_DEPTH + " and uring-qd"
                         + NioSettings.VTHREADS_REFERENCE_DEPTH + " in the suite's JVM")
