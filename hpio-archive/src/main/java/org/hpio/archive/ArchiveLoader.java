@@ -107,7 +107,8 @@ public final class ArchiveLoader implements AutoCloseable {
         this.lookAhead = lookAhead;
         this.nativeInflate = options.inflation() == LoadOptions.Inflation.WHOLE;
         this.book = new ReuseBook(this.paths.toArray(String[]::new), lookAhead.reuse());
-        this.io = BlockIo.open(archive.path(), options.withQueueDepth(ReadQueue.MAX_PIECES_IN_FLIGHT), false);
+        this.io = BlockIo.open(archive.path(), options.withQueueDepth(ReadQueue.MAX_PIECES_IN_FLIGHT), false,
+                offloadsCopies(lookAhead));
         this.reads = new ReadQueue(io, lock);
         this.workers = LoaderWorkers.crew(lookAhead.workers());
         try {
@@ -122,6 +123,16 @@ public final class ArchiveLoader implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /**
+     * Whether the loader's reads may hand their page-cache copies to a kernel worker: only when the caller and the
+     * decode workers leave a core idle. Where they fill every core, such a worker only takes a core from a decoder;
+     * without it, io_uring makes the copy in the thread that started the read (cached data) or as the data arrives
+     * (the kernel's task work for that thread). See DESIGN, "Copies of a look-ahead's reads", for the figures.
+     */
+    static boolean offloadsCopies(LookAhead lookAhead) {
+        return lookAhead.workers() + 1 < Runtime.getRuntime().availableProcessors();
     }
 
     /** Whether a position is left. */

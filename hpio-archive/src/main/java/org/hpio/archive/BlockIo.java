@@ -83,8 +83,17 @@ final class BlockIo implements Closeable {
 
     /** Opens {@code path} for loads with {@code options}; {@code withCache}: keep a block cache (archives). */
     static BlockIo open(Path path, LoadOptions options, boolean withCache) throws IOException {
+        return open(path, options, withCache, true);
+    }
+
+    /**
+     * {@link #open(Path, LoadOptions, boolean)}, saying whether large buffered reads' copies may go to a kernel
+     * worker ({@link AsyncFileOptions#offloadCopies()}: false where the reader's own threads fill every core).
+     */
+    static BlockIo open(Path path, LoadOptions options, boolean withCache, boolean offloadCopies) throws IOException {
         AsyncFileOptions async = AsyncFileOptions.defaults().withDirect(options.direct())
-                .withMaxInFlight(Math.max(AsyncFileOptions.DEFAULT_MAX_IN_FLIGHT, options.queueDepth() * 2));
+                .withMaxInFlight(Math.max(AsyncFileOptions.DEFAULT_MAX_IN_FLIGHT, options.queueDepth() * 2))
+                .withOffloadCopies(offloadCopies);
         AsyncFile file;
         try {
             file = new AsyncFile(path, "r", async);

@@ -295,6 +295,15 @@ class ArchiveLoaderTest {
     }
 
     @Test
+    void readsOffloadTheirCopiesOnlyWhereTheLoadersThreadsLeaveACoreIdle() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        LookAhead fills = new LookAhead(64, 1 << 20, 1 << 20, Math.min(64, cores - 1));
+        assertFalse(ArchiveLoader.offloadsCopies(fills), "caller and " + fills.workers() + " workers on " + cores);
+        assertFalse(ArchiveLoader.offloadsCopies(fills.withWorkers(64)));
+        assertEquals(cores > 1, ArchiveLoader.offloadsCopies(fills.withWorkers(0)));
+    }
+
+    @Test
     void lookAheadChecksItsFields() {
         assertThrows(IllegalArgumentException.class, () -> new LookAhead(0, 1 << 20, 1 << 20, 1));
         assertThrows(IllegalArgumentException.class, () -> new LookAhead(8, 1024, 1 << 20, 1));

@@ -491,9 +491,10 @@ public final class AsyncFile implements Closeable {
                 } else {
                     buffer = transfer.direct().asSlice(offset, size);
                 }
-                ops.add(read ? IoOperation.read(file, buffer, position + offset)
+                IoOperation op = read ? IoOperation.read(file, buffer, position + offset)
                         : durable ? IoOperation.writeThenFsync(file, buffer, position + offset, forceMetadata)
-                        : IoOperation.write(file, buffer, position + offset));
+                        : IoOperation.write(file, buffer, position + offset);
+                ops.add(options.offloadCopies() ? op : op.withoutCopyOffload());
             }
         } catch (IOException | RuntimeException | Error e) {
             giveBack(staging, budgetHeld ? stagingBytes : 0);

@@ -390,6 +390,34 @@ abstract class AsyncFileContractTest {
     }
 
     @Test
+    void aFileWithoutCopyOffloadMarksEveryTransferSoAndMovesTheSameBytes() throws Exception {
+        long[] data = new long[512 << 10];   // 4 MiB: parts well above the 128 KiB an engine would offload
+        Random random = new Random(7);
+        for (int i = 0; i < data.length; i++) {
+            data[i] = random.nextLong();
+        }
+        for (boolean offload : new boolean[] {true, false}) {
+            List<IoOperation> ops = Collections.synchronizedList(new ArrayList<>());
+            try (IoEngine watched = openEngine(EngineConfig.defaults().withFaults(op -> {
+                     ops.add(op);
+                     return 0;
+                 }));
+                 AsyncFile f = new AsyncFile(dir.resolve("offload-" + offload), "rw",
+                         AsyncFileOptions.defaults().withOffloadCopies(offload), watched)) {
+                assertEquals(offload, f.options().offloadCopies());
+                f.writeArray(data).done();
+                long[] back = new long[data.length];
+                f.readArray(0, back).done();
+                assertArrayEquals(data, back);
+            }
+            assertTrue(ops.size() >= 2, "the engine saw " + ops);
+            for (IoOperation op : ops) {
+                assertEquals(offload, op.offloadCopy(), op.describe());
+            }
+        }
+    }
+
+    @Test
     void manyThreadsInitiateAndWaitAtOnce() throws Exception {
         Path path = dir.resolve("threads");
         try (AsyncFile f = open(path, "rw")) {

@@ -471,8 +471,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
                             + op.describe());
                 }
                 if (fault.bytes() < op.length()) {
-                    job.shortened = new IoOperation(op.kind(), op.file(), op.buffer().asSlice(0, fault.bytes()),
-                            op.position(), op.metadata());
+                    job.shortened = op.shortenedTo(fault.bytes());
                 }
             }
             case NONE, REFUSE_SUBMISSION -> { }

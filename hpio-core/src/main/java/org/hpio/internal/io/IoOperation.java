@@ -19,8 +19,13 @@ import java.util.Objects;
  * @param buffer   for READ and WRITE / WRITE_THEN_FSYNC: the bytes; otherwise null
  * @param position the file offset (64-bit) for READ and WRITE
  * @param metadata for FSYNC and WRITE_THEN_FSYNC: fsync (true) or fdatasync (false)
+ * @param offloadCopy for a buffered READ or WRITE: whether an engine may hand the page-cache copy to a kernel
+ *                    worker so that it overlaps the submitting thread's work (io_uring's IOSQE_ASYNC, see
+ *                    {@code UringEngine}); false keeps it with the submission, for callers whose own threads
+ *                    already keep every core busy. A hint: engines without such workers ignore it
  */
-public record IoOperation(Kind kind, NativeFile file, MemorySegment buffer, long position, boolean metadata) {
+public record IoOperation(Kind kind, NativeFile file, MemorySegment buffer, long position, boolean metadata,
+                          boolean offloadCopy) {
     public enum Kind { READ, WRITE, FSYNC, WRITE_THEN_FSYNC, NOP }
 
     public IoOperation {
@@ -44,17 +49,17 @@ public record IoOperation(Kind kind, NativeFile file, MemorySegment buffer, long
 
     /** Reads up to {@code buffer.byteSize()} bytes at {@code position}; the result may be short. */
     public static IoOperation read(NativeFile file, MemorySegment buffer, long position) {
-        return new IoOperation(Kind.READ, file, buffer, position, false);
+        return new IoOperation(Kind.READ, file, buffer, position, false, true);
     }
 
     /** Writes up to {@code buffer.byteSize()} bytes at {@code position}; the result may be short. */
     public static IoOperation write(NativeFile file, MemorySegment buffer, long position) {
-        return new IoOperation(Kind.WRITE, file, buffer, position, false);
+        return new IoOperation(Kind.WRITE, file, buffer, position, false, true);
     }
 
     /** fsync ({@code metadata}) or fdatasync. */
     public static IoOperation fsync(NativeFile file, boolean metadata) {
-        return new IoOperation(Kind.FSYNC, file, null, 0, metadata);
+        return new IoOperation(Kind.FSYNC, file, null, 0, metadata, true);
     }
 
     /**
@@ -63,11 +68,21 @@ public record IoOperation(Kind kind, NativeFile file, MemorySegment buffer, long
      * durable.
      */
     public static IoOperation writeThenFsync(NativeFile file, MemorySegment buffer, long position, boolean metadata) {
-        return new IoOperation(Kind.WRITE_THEN_FSYNC, file, buffer, position, metadata);
+        return new IoOperation(Kind.WRITE_THEN_FSYNC, file, buffer, position, metadata, true);
     }
 
     public static IoOperation nop() {
-        return new IoOperation(Kind.NOP, null, null, 0, false);
+        return new IoOperation(Kind.NOP, null, null, 0, false, true);
+    }
+
+    /** This operation with its page-cache copy kept with the submission ({@code offloadCopy} false). */
+    public IoOperation withoutCopyOffload() {
+        return offloadCopy ? new IoOperation(kind, file, buffer, position, metadata, false) : this;
+    }
+
+    /** This operation on the first {@code bytes} of its buffer only. */
+    public IoOperation shortenedTo(long bytes) {
+        return new IoOperation(kind, file, buffer.asSlice(0, bytes), position, metadata, offloadCopy);
     }
 
     /** Bytes this operation moves (0 for FSYNC and NOP). */

@@ -332,11 +332,13 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      * io_uring otherwise copies page-cache data inline, inside io_uring_enter, on the submitting thread, so a
      * large transfer from or to a warm cache would not overlap the caller's work at all (000 §4.2's premise);
      * a kernel worker does the copy instead. Small transfers stay inline (a hand-off costs more than they do);
-     * O_DIRECT never copies, and the device overlaps it anyway.
+     * O_DIRECT never copies, and the device overlaps it anyway. Nor does an operation whose caller asked to keep
+     * the copy ({@link IoOperation#offloadCopy()} false): where the caller's own threads fill every core, a kernel
+     * worker only preempts them (see {@code AsyncFileOptions#offloadCopies}).
      */
-    private static byte offload(IoOperation op) {
-        return OFFLOAD_BYTES > 0 && op.length() >= OFFLOAD_BYTES && op.file() != null && !op.file().isDirect()
-                ? UringLayout.IOSQE_ASYNC : 0;
+    static byte offload(IoOperation op) {
+        return OFFLOAD_BYTES > 0 && op.offloadCopy() && op.length() >= OFFLOAD_BYTES && op.file() != null
+                && !op.file().isDirect() ? UringLayout.IOSQE_ASYNC : 0;
     }
 
     /**

@@ -3,10 +3,12 @@ package org.hpio.internal.io;
 import org.hpio.internal.sys.Errno;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
+import org.hpio.internal.sys.UringLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The contract on io_uring, plus what only io_uring can show: a blocked read really cancelled. */
 class UringEngineTest extends EngineContractTest {
@@ -67,6 +70,24 @@ class UringEngineTest extends EngineContractTest {
             assertTrue(r.await(10, TimeUnit.SECONDS), "cancel did not complete " + r);
             assertEquals(Errno.ECANCELED, r.errno());
             assertTrue(r.isCancelled());
+        }
+    }
+
+    @Test
+    void onlyLargeBufferedTransfersWhoseCallerAllowsItGoToAKernelWorker() throws Exception {
+        assumeTrue(UringEngine.OFFLOAD_BYTES > 0, "one core: nothing is offloaded");
+        Path path = dir.resolve("offload");
+        Files.write(path, new byte[1]);
+        try (NativeFile buffered = NativeFile.open(path, Syscalls.O_RDWR)) {
+            IoOperation large = IoOperation.read(buffered, arena.allocate(UringEngine.OFFLOAD_BYTES), 0);
+            IoOperation small = IoOperation.read(buffered, arena.allocate(UringEngine.OFFLOAD_BYTES - 1), 0);
+            IoOperation write = IoOperation.write(buffered, arena.allocate(UringEngine.OFFLOAD_BYTES), 0);
+            assertEquals(UringLayout.IOSQE_ASYNC, UringEngine.offload(large));
+            assertEquals(UringLayout.IOSQE_ASYNC, UringEngine.offload(write));
+            assertEquals(0, UringEngine.offload(small));
+            assertEquals(0, UringEngine.offload(large.withoutCopyOffload()));
+            assertEquals(0, UringEngine.offload(write.withoutCopyOffload()));
+            assertFalse(large.withoutCopyOffload().shortenedTo(16).offloadCopy(), "a shortened part keeps it");
         }
     }
 
