@@ -13,7 +13,7 @@ import static org.hpio.bench.report.Numbers.format;
 
 /** Turns the engine suite's checked figures into results, tables and charts. */
 final class EngineReport {
-    private static final List<String> LATENCY_COLUMNS = List.of("CPU µs / I/O", "ctx switches / I/O", "p50 µs",
+    private static final List<String> LATENCY_COLUMNS = List.of("CPU µs / I/O", "of which JIT", "ctx switches / I/O", "p50 µs",
             "p99 µs", "p99.9 µs");
 
     private EngineReport() {
@@ -61,6 +61,9 @@ final class EngineReport {
             report.result(name, f.workload().writes() ? "write" : "read", f.mbPerSecond(), "MB/s");
         }
         report.result(name, "cpu-per-io", f.cpuMicrosPerIo(), "µs");
+        if (!Double.isNaN(f.jitMicrosPerIo())) {
+            report.result(name, "jit-per-io", f.jitMicrosPerIo(), "µs");
+        }
         if (!Double.isNaN(f.switchesPerIo())) {
             report.result(name, "ctx-per-io", f.switchesPerIo(), "count");
         }
@@ -97,7 +100,8 @@ final class EngineReport {
     }
 
     private static List<String> perIoCells(Figures f) {
-        return List.of(format("%.2f", f.cpuMicrosPerIo()), format("%.2f", f.switchesPerIo()), format("%.0f", f.p50()),
+        return List.of(format("%.2f", f.cpuMicrosPerIo()), format("%.2f", f.jitMicrosPerIo()),
+                format("%.2f", f.switchesPerIo()), format("%.0f", f.p50()),
                 format("%.0f", f.p99()), format("%.0f", f.p999()));
     }
 

@@ -103,7 +103,7 @@ final class Fio {
                 * (JsonTree.number(job, "usr_cpu") + JsonTree.number(job, "sys_cpu")) / 100;
         double switches = JsonTree.number(job, "ctx");
         Object percentiles = JsonTree.at(job, side, "lat_ns", "percentile");
-        return new Figures(configuration, Mechanism.FIO, workload, depth, ios, seconds, cpuMicros / ios, switches / ios,
+        return new Figures(configuration, Mechanism.FIO, workload, depth, ios, seconds, cpuMicros / ios, 0, switches / ios,
                 JsonTree.number(percentiles, "50.000000") / 1e3, JsonTree.number(percentiles, "99.000000") / 1e3,
                 JsonTree.number(percentiles, "99.900000") / 1e3, bytes);
     }

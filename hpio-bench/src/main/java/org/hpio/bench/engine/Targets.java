@@ -35,8 +35,9 @@ final class Targets {
             OptionalDouble iops = ratio(table, figures, uring, afc, "iops", Figures::iops,
                     ">= " + SAME_IOPS + " (for the CPU target)", null);
             boolean sameIops = iops.isPresent() && iops.getAsDouble() >= SAME_IOPS;
-            ratio(table, figures, uring, afc, "cpu-per-io", Figures::cpuMicrosPerIo,
+            ratio(table, figures, uring, afc, "cpu-per-io without JIT", Figures::cpuWithoutJitMicrosPerIo,
                     "<= 0.5 at the same IOPS or better", v -> v <= 0.5 && sameIops);
+            ratio(table, figures, uring, afc, "cpu-per-io", Figures::cpuMicrosPerIo, FOR_COMPARISON, null);
         }
         for (int depth : settings.sequentialDepths()) {
             ratio(table, figures, "uring-seq-read-qd" + depth, "fio-uring-seq-read-qd" + depth, "read",

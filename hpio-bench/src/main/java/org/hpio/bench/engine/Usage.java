@@ -1,6 +1,7 @@
 package org.hpio.bench.engine;
 
 import com.sun.management.OperatingSystemMXBean;
+import org.hpio.bench.measure.JitQuiet;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -10,23 +11,25 @@ import java.util.stream.Stream;
 
 /**
  * The process's own accounting at one instant: CPU time (user + system, every thread, including those that
- * ended, from {@code com.sun.management.OperatingSystemMXBean#getProcessCpuTime}) and context switches
+ * ended, from {@code com.sun.management.OperatingSystemMXBean#getProcessCpuTime}), the part of it the JIT's
+ * compiler threads used ({@link JitQuiet#compilerCpuNanos}, -1 where /proc cannot tell) and context switches
  * (voluntary + involuntary, summed over {@code /proc/self/task/}*{@code /status}: threads that ended in between
  * are not counted, so every driver keeps its threads until after the second reading).
  */
-record Usage(long cpuNanos, long contextSwitches) {
+record Usage(long cpuNanos, long jitNanos, long contextSwitches) {
     private static final OperatingSystemMXBean OS =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final Path TASKS = Path.of("/proc/self/task");
 
     static Usage now() {
-        return new Usage(OS.getProcessCpuTime(), contextSwitchesNow());
+        return new Usage(OS.getProcessCpuTime(), JitQuiet.compilerCpuNanos(), contextSwitchesNow());
     }
 
-    /** The usage from {@code earlier} to this one; context switches -1 when either reading lacks them. */
+    /** The usage from {@code earlier} to this one; JIT time and context switches -1 when either reading lacks them. */
     Usage minus(Usage earlier) {
         long switches = contextSwitches < 0 || earlier.contextSwitches < 0 ? -1 : contextSwitches - earlier.contextSwitches;
-        return new Usage(cpuNanos - earlier.cpuNanos, switches);
+        long jit = jitNanos < 0 || earlier.jitNanos < 0 ? -1 : jitNanos - earlier.jitNanos;
+        return new Usage(cpuNanos - earlier.cpuNanos, jit, switches);
     }
 
     /** The sum over this process's threads, or -1 where /proc cannot tell. */

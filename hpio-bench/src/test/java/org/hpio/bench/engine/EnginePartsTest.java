@@ -43,12 +43,26 @@ class EnginePartsTest {
             """;
 
     @Test
+    void theCpuTargetsLeaveTheJitsPartOut() {
+        Figures f = new Figures("uring-qd32", Mechanism.URING, null, 32, 1000, 1.0, 10.0, 4.0, 1, 1, 1, 1, 4096000);
+        assertEquals(6.0, f.cpuWithoutJitMicrosPerIo(), 1e-9);
+        Figures unknown = new Figures("uring-qd32", Mechanism.URING, null, 32, 1000, 1.0, 10.0, Double.NaN, 1, 1, 1, 1,
+                4096000);
+        assertEquals(10.0, unknown.cpuWithoutJitMicrosPerIo(), 1e-9, "the whole where /proc cannot tell");
+        Usage used = new Usage(5_000_000, 2_000_000, 10).minus(new Usage(1_000_000, 500_000, 4));
+        assertEquals(new Usage(4_000_000, 1_500_000, 6), used);
+        assertEquals(-1, new Usage(5, -1, 1).minus(new Usage(1, 0, 0)).jitNanos());
+    }
+
+    @Test
     void fioFiguresComeFromItsJson() throws IOException {
         Workload w = Workload.random(1 << 20);
         Figures f = Fio.figures("fio-uring-qd32", w, 32, JsonTree.parse(FIO_JSON));
         assertEquals(1000, f.ios());
         assertEquals(1000 / 3.0, f.iops(), 1e-9);
         assertEquals(3000 * 1e3 * 0.4 / 1000, f.cpuMicrosPerIo(), 1e-9);
+        assertEquals(0, f.jitMicrosPerIo(), "fio has no JIT");
+        assertEquals(f.cpuMicrosPerIo(), f.cpuWithoutJitMicrosPerIo(), 1e-9);
         assertEquals(1.5, f.switchesPerIo(), 1e-9);
         assertEquals(51.968, f.p50(), 1e-9);
         assertEquals(4046.848, f.p999(), 1e-9);

@@ -1,5 +1,6 @@
 package org.hpio.bench.engine;
 
+import org.hpio.bench.measure.JitQuiet;
 import org.hpio.bench.report.Result;
 import org.hpio.bench.report.SuiteReport;
 import org.hpio.bench.suite.BenchContext;
@@ -92,6 +93,12 @@ class EngineSuiteTest {
             // Reported; 0 or not a number when a tiny row's CPU time fell within one clock tick (see above).
             double cpuRatio = value(report, "uring-qd4-vs-afc-default-qd4", "cpu-per-io");
             assertTrue(cpuRatio >= 0 || Double.isNaN(cpuRatio), "cpu-per-io ratio " + cpuRatio);
+            double steadyRatio = value(report, "uring-qd4-vs-afc-default-qd4", "cpu-per-io without JIT");
+            assertTrue(steadyRatio >= 0 || Double.isNaN(steadyRatio), "cpu-per-io without JIT ratio " + steadyRatio);
+            if (JitQuiet.compilerCpuNanos() >= 0) {
+                double jit = value(report, "uring-qd4", "jit-per-io");
+                assertTrue(jit >= 0 && Double.isFinite(jit), "uring-qd4 jit-per-io = " + jit);
+            }
             if (fio) {
                 assertTrue(value(report, "uring-qd4-vs-fio-uring-qd4", "iops") > 0);
                 assertTrue(value(report, "uring-seq-read-qd4-vs-fio-uring-seq-read-qd4", "read") > 0);
@@ -150,8 +157,8 @@ class EngineSuiteTest {
     void ofInterleavedRoundsTheMedianRateIsReported() {
         List<Figures> rounds = new ArrayList<>();
         for (long ios : new long[]{300, 100, 200}) {
-            rounds.add(new Figures("a", Mechanism.URING, null, 1, ios, 1.0, 1, 1, 1, 1, 1, ios));
-            rounds.add(new Figures("b", Mechanism.URING, null, 1, 10 * ios, 1.0, 1, 1, 1, 1, 1, ios));
+            rounds.add(new Figures("a", Mechanism.URING, null, 1, ios, 1.0, 1, 0, 1, 1, 1, 1, ios));
+            rounds.add(new Figures("b", Mechanism.URING, null, 1, 10 * ios, 1.0, 1, 0, 1, 1, 1, 1, ios));
         }
         List<Figures> medians = EngineSuite.medians(rounds);
         assertEquals(List.of("a", "b"), medians.stream().map(Figures::configuration).toList());
