@@ -332,9 +332,9 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      * io_uring otherwise copies page-cache data inline, inside io_uring_enter, on the submitting thread, so a
      * large transfer from or to a warm cache would not overlap the caller's work at all (000 §4.2's premise);
      * a kernel worker does the copy instead. Small transfers stay inline (a hand-off costs more than they do);
-     * O_DIRECT never copies, and the device overlaps it anyway. Nor does an operation whose caller asked to keep
-     * the copy ({@link IoOperation#offloadCopy()} false): where the caller's own threads fill every core, a kernel
-     * worker only preempts them (see {@code AsyncFileOptions#offloadCopies}).
+     * O_DIRECT never copies, and the device overlaps it anyway. An operation whose caller keeps its copy
+     * ({@link IoOperation#offloadCopy()} false) stays inline too: where the caller's own threads fill every core,
+     * a kernel worker only takes a core from them (see {@code AsyncFileOptions#offloadCopies}).
      */
     static byte offload(IoOperation op) {
         return OFFLOAD_BYTES > 0 && op.offloadCopy() && op.length() >= OFFLOAD_BYTES && op.file() != null
