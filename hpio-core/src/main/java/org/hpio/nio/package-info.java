@@ -5,7 +5,8 @@
  *
  * <p>Two ways in: {@code -Djava.nio.file.spi.DefaultFileSystemProvider=org.hpio.nio.HpioFileSystemProvider}
  * for the whole JVM (unmodified code calling {@code AsynchronousFileChannel.open}, {@code FileChannel.open},
- * {@code Files.newByteChannel} gets hpio's channels on regular files), or {@link org.hpio.nio.HpioChannels}
+ * {@code Files.newByteChannel} gets hpio's channels on regular files, but a platform thread's plain read-only
+ * byte channel, which blocks its thread on either, is the JDK's), or {@link org.hpio.nio.HpioChannels}
  * explicitly. Everything else is the platform's provider, unchanged.
  *
  * <h2>Design note: what each part fixes of 003 ("Async File IO")</h2>

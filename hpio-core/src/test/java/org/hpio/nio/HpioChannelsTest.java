@@ -595,9 +595,39 @@ class HpioChannelsTest {
         Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(fifo.toString());
         // The writer's open waits for a reader; it writes and closes at once, possibly before a second open.
         CompletableFuture<Path> writer = onOwnThread(() -> Files.write(fifo, "hello".getBytes()));
-        CompletableFuture<byte[]> read = onOwnThread(() -> Files.readAllBytes(viaHpio));
+        // A virtual thread's: a platform thread's plain read-only byte channel is the JDK's without hpio looking.
+        CompletableFuture<byte[]> read = onVirtualThread(() -> Files.readAllBytes(viaHpio));
         assertEquals("hello", new String(read.get(30, TimeUnit.SECONDS)));
         writer.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aPlatformThreadsPlainReadOnlyByteChannelIsTheJdksAndEveryOtherIsHpios() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 1024));
+        HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
+        Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+        try (var plain = Files.newByteChannel(viaHpio); var read = Files.newByteChannel(viaHpio, READ)) {
+            assertFalse(HpioChannels.isHpio(plain), "no option: the JDK's");
+            assertFalse(HpioChannels.isHpio(read), "READ alone: the JDK's");
+        }
+        try (var readWrite = Files.newByteChannel(viaHpio, READ, WRITE);
+             var fileChannel = FileChannel.open(viaHpio, READ)) {
+            assertTrue(HpioChannels.isHpio(readWrite), "more than a plain read: hpio's");
+            assertTrue(HpioChannels.isHpio(fileChannel), "FileChannel.open asks for hpio's by name");
+        }
+        CompletableFuture<Boolean> virtual = onVirtualThread(() -> {
+            try (var plain = Files.newByteChannel(viaHpio)) {
+                return HpioChannels.isHpio(plain);
+            }
+        });
+        assertTrue(virtual.get(30, TimeUnit.SECONDS), "a virtual thread's: hpio's, whose reads park it");
+        assertArrayEquals(FileChannelContract.bytes(0, 1024), Files.readAllBytes(viaHpio));
+        assertArrayEquals(FileChannelContract.bytes(0, 1024), onVirtualThread(() -> Files.readAllBytes(viaHpio))
+                .get(30, TimeUnit.SECONDS));
+        NoSuchFileException missing = assertThrows(NoSuchFileException.class,
+                () -> Files.newByteChannel(viaHpio.resolveSibling("missing")));
+        assertEquals(dir.resolve("missing").toString(), missing.getMessage());
     }
 
     /** An I/O call for {@link #onOwnThread}. */
@@ -608,13 +638,22 @@ class HpioChannelsTest {
 
     /** Runs {@code call} on a daemon platform thread of its own, so a caller waiting with a timeout fails, not hangs. */
     private static <T> CompletableFuture<T> onOwnThread(IoCall<T> call) {
+        return onThreadOf(Thread.ofPlatform().daemon(), call);
+    }
+
+    /** As {@link #onOwnThread}, on a virtual thread. */
+    private static <T> CompletableFuture<T> onVirtualThread(IoCall<T> call) {
+        return onThreadOf(Thread.ofVirtual(), call);
+    }
+
+    private static <T> CompletableFuture<T> onThreadOf(Thread.Builder builder, IoCall<T> call) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 return call.call();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }, runnable -> Thread.ofPlatform().daemon().start(runnable));
+        }, builder::start);
     }
 
     /** A named pipe made at {@code path} (the test is skipped where mkfifo is missing). */

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.CompletionHandler;
@@ -75,8 +76,16 @@ public final class UnmodifiedProgram {
             ok &= Arrays.equals(got, data);
         }
         try (var bc = Files.newByteChannel(file)) {
-            report("bytechannel", bc);
+            report("bytechannel", bc);   // this platform thread's plain read-only channel: the JDK's
         }
+        Thread reader = Thread.ofVirtual().start(() -> {
+            try (var bc = Files.newByteChannel(file)) {
+                report("vt-bytechannel", bc);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        reader.join();
         ok &= Arrays.equals(Files.readAllBytes(file), data);
         ok &= Files.list(dir).anyMatch(p -> p.getFileName().toString().equals("unmodified.bin"));
         ok &= everydayFileSystemUseWorks(dir);

@@ -23,6 +23,8 @@ record NioConfig(String kind, String provider, int parameter) {
     static final String FLOOD = "flood";
     /** {@code Files.readAllBytes} of small files: the obvious call's fixed cost (see {@link SmallFileReads}). */
     static final String SMALL = "small";
+    /** The same from one virtual thread (the provider gives a virtual thread's plain read hpio's channel). */
+    static final String SMALL_VT = "small-vt";
     static final String URING = "uring";
     static final List<String> KINDS = List.of(AFC, VTHREADS, FLOOD);
     /** hpio's provider on an engine whose ring has a kernel submission thread (SQPOLL). */
@@ -37,7 +39,7 @@ record NioConfig(String kind, String provider, int parameter) {
 
     /**
      * {@code hpio-afc-qd32}, {@code jdk-vt1000}, {@code hpio-heap64k-vt2000}, {@code hpio-flood},
-     * {@code jdk-readall-1k}, {@code uring-qd32}.
+     * {@code jdk-readall-1k}, {@code hpio-readall-1k-vt}, {@code uring-qd32}.
      */
     String configuration() {
         return switch (kind) {
@@ -45,13 +47,29 @@ record NioConfig(String kind, String provider, int parameter) {
             case VTHREADS -> provider + "-vt" + parameter;
             case HEAP -> provider + "-heap" + NioSettings.HEAP_BLOCK / 1024 + "k-vt" + parameter;
             case FLOOD -> provider + "-flood";
-            case SMALL -> provider + "-readall-" + (parameter >= 1024 ? parameter / 1024 + "k" : parameter + "b");
+            case SMALL -> provider + "-readall-" + smallSize();
+            case SMALL_VT -> provider + "-readall-" + smallSize() + "-vt";
             default -> "uring-qd" + parameter;
         };
     }
 
-    /** The part of the report a row belongs to: its kind; an engine row, (c)'s at the shared engine's depth, else (b). */
+    private String smallSize() {
+        return parameter >= 1024 ? parameter / 1024 + "k" : parameter + "b";
+    }
+
+    /** Whether this row reads the small files ({@link SmallFileReads}), from a platform or a virtual thread. */
+    boolean smallFiles() {
+        return kind.equals(SMALL) || kind.equals(SMALL_VT);
+    }
+
+    /**
+     * The part of the report a row belongs to: its kind (both small-file kinds (d)'s); an engine row, (c)'s at
+     * the shared engine's depth, else (b).
+     */
     String section() {
+        if (smallFiles()) {
+            return SMALL;
+        }
         if (!kind.equals(URING)) {
             return kind;
         }

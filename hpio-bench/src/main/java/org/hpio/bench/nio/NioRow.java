@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
  * NioRow heap FILE THREADS SECONDS WARMUP          the same, 64 KiB into heap buffers
  * NioRow flood FILE WRITES WRITE_BYTES             003's experiment: writes submitted without waiting
  * NioRow small DIR BYTES SECONDS WARMUP            Files.readAllBytes of DIR's small files of BYTES, round robin
+ * NioRow small-vt DIR BYTES SECONDS WARMUP         the same from one virtual thread
  * </pre>
  */
 public final class NioRow {
@@ -43,7 +44,9 @@ public final class NioRow {
                         Double.parseDouble(args[4]), VirtualThreadReads.Buffers.HEAP_64K, result);
                 case "flood" -> WriteFlood.run(file, Integer.parseInt(args[2]), Integer.parseInt(args[3]), result);
                 case "small" -> SmallFileReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
-                        Double.parseDouble(args[4]), result);
+                        Double.parseDouble(args[4]), false, result);
+                case "small-vt" -> SmallFileReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
+                        Double.parseDouble(args[4]), true, result);
                 default -> throw new IllegalArgumentException("unknown row kind " + args[0]);
             }
         } catch (Exception | Error e) {

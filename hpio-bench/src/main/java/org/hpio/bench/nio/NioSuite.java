@@ -81,13 +81,13 @@ public final class NioSuite implements Suite {
         report.param("device", BlockQueue.describeDeviceOf(dir));
         List<NioConfig.Measured> measured = new ArrayList<>();
         try {
-            if (reads.stream().anyMatch(r -> !r.kind().equals(NioConfig.SMALL))) {
+            if (reads.stream().anyMatch(r -> !r.smallFiles())) {
                 try (Progress progress = context.progress("writing " + data.getFileName(), s.fileSize())) {
                     EngineBaseline.createPatternFile(data, s.fileSize(), progress);
                 }
                 PageCache.drop(data);
             }
-            if (reads.stream().anyMatch(r -> r.kind().equals(NioConfig.SMALL))) {
+            if (reads.stream().anyMatch(NioConfig::smallFiles)) {
                 SmallFileReads.create(dir, NioSettings.SMALL_FILE_BYTES);
             }
             List<NioConfig> vthreadReads = reads.stream().filter(r -> r.section().equals(NioConfig.VTHREADS)).toList();
@@ -153,6 +153,8 @@ public final class NioSuite implements Suite {
         runs.add(new NioConfig(NioConfig.HEAP, "hpio", NioSettings.HEAP_THREADS));
         runs.add(new NioConfig(NioConfig.SMALL, "jdk", NioSettings.SMALL_FILE_BYTES));
         runs.add(new NioConfig(NioConfig.SMALL, "hpio", NioSettings.SMALL_FILE_BYTES));
+        runs.add(new NioConfig(NioConfig.SMALL_VT, "jdk", NioSettings.SMALL_FILE_BYTES));
+        runs.add(new NioConfig(NioConfig.SMALL_VT, "hpio", NioSettings.SMALL_FILE_BYTES));
         return runs;
     }
 
@@ -168,7 +170,8 @@ public final class NioSuite implements Suite {
         if (names.isEmpty()) {
             return runs;
         }
-        List<String> known = new ArrayList<>(List.of("afc", "vthreads", NioConfig.HEAP, "flood", NioConfig.SMALL, "jdk", "hpio", NioConfig.HPIO_SQPOLL,
+        List<String> known = new ArrayList<>(List.of("afc", "vthreads", NioConfig.HEAP, "flood", NioConfig.SMALL,
+                NioConfig.SMALL_VT, "jdk", "hpio", NioConfig.HPIO_SQPOLL,
                 NioConfig.HPIO_ONE_RING));
         List<NioConfig> all = new ArrayList<>(runs);
         all.addAll(floodConfigs());
@@ -183,7 +186,8 @@ public final class NioSuite implements Suite {
             }
         }
         return runs.stream().filter(r -> names.contains(r.configuration()) || names.contains(r.provider())
-                || names.contains(r.kind()) || r.kind().equals(NioConfig.URING) && names.contains(r.section())).toList();
+                || names.contains(r.kind())
+                || (r.kind().equals(NioConfig.URING) || r.smallFiles()) && names.contains(r.section())).toList();
     }
 
     private static NioConfig.Measured read(NioConfig config, Path data, NioSettings s, Path dir) throws Exception {
@@ -200,7 +204,7 @@ public final class NioSuite implements Suite {
             figures.put("p99", Double.toString(f.p99()));
             return new NioConfig.Measured(config, figures);
         }
-        Path target = config.kind().equals(NioConfig.SMALL) ? dir : data;   // the small files' directory
+        Path target = config.smallFiles() ? dir : data;   // the small files' directory
         List<String> args = List.of(config.kind(), target.toString(), Integer.toString(config.parameter()),
                 Double.toString(s.seconds()), Double.toString(s.warmupSeconds()));
         Map<String, String> figures = ChildJvm.run(config.configuration(),
@@ -226,13 +230,15 @@ public final class NioSuite implements Suite {
     }
 
     /**
-     * The row's channel is the provider's: hpio's class on hpio's rows, the JDK's on the JDK's; and an SQPOLL
-     * row's process had io_uring's kernel submission thread (a {@code iou-sqp-} thread) while it read.
+     * The row's channel is the provider's: hpio's class on hpio's rows, the JDK's on the JDK's (for the small
+     * files, whose plain read-only channel hpio's provider leaves to the JDK for a platform thread, the
+     * provider's class); and an SQPOLL row's process had io_uring's kernel submission thread (a {@code iou-sqp-}
+     * thread) while it read.
      */
     private static void requireProvider(NioConfig config, Map<String, String> figures) throws IOException {
-        String channel = figures.getOrDefault("channel", "");
-        if (channel.startsWith("org.hpio.") != config.hpio()) {
-            throw new IOException(config.configuration() + " was served by " + channel);
+        String served = figures.getOrDefault(config.smallFiles() ? "provider" : "channel", "");
+        if (served.startsWith("org.hpio.") != config.hpio()) {
+            throw new IOException(config.configuration() + " was served by " + served);
         }
         if (config.sqPoll() && !(Double.parseDouble(figures.getOrDefault("kernel-submission-threads", "0")) > 0)) {
             throw new IOException(config.configuration() + " ran without a kernel submission thread (SQPOLL refused? "

@@ -9,12 +9,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The obvious call: {@code Files.readAllBytes} of small files ({@value #FILES} files of one size, read round
- * robin by one platform thread; warm: just written, they stay in the page cache), every call's bytes checked
- * against the file's pattern. Calls per second, CPU per call and each call's latency over the timed run, after
- * a warm-up until the JIT is quiet. Through hpio's provider a call is hpio's open, size, reads and close.
+ * robin by one thread, a platform or a virtual one; warm: just written, they stay in the page cache), every
+ * call's bytes checked against the file's pattern. Calls per second, CPU per call and each call's latency over
+ * the timed run, after a warm-up until the JIT is quiet. Through hpio's provider a platform thread's call is the
+ * JDK's channel (the provider leaves a platform thread's plain read-only byte channel to it), a virtual
+ * thread's is hpio's open, size, reads and close.
  */
 final class SmallFileReads {
     static final int FILES = 64;
@@ -49,7 +52,28 @@ final class SmallFileReads {
         }
     }
 
-    static void run(Path dir, int size, double seconds, double warmupSeconds, Map<String, Object> result)
+    /** Runs the row on this (platform) thread, or on one virtual thread when {@code virtual}. */
+    static void run(Path dir, int size, double seconds, double warmupSeconds, boolean virtual,
+                    Map<String, Object> result) throws Exception {
+        if (!virtual) {
+            run(dir, size, seconds, warmupSeconds, result);
+            return;
+        }
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        Thread reader = Thread.ofVirtual().name("small-file-reader").start(() -> {
+            try {
+                run(dir, size, seconds, warmupSeconds, result);
+            } catch (Exception e) {
+                failure.set(e);
+            }
+        });
+        reader.join();
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+
+    private static void run(Path dir, int size, double seconds, double warmupSeconds, Map<String, Object> result)
             throws Exception {
         Path[] files = new Path[FILES];
         byte[][] expected = new byte[FILES][];
@@ -60,6 +84,8 @@ final class SmallFileReads {
         try (SeekableByteChannel ch = Files.newByteChannel(files[0])) {
             result.put("channel", ch.getClass().getName());
         }
+        result.put("provider", files[0].getFileSystem().provider().getClass().getName());
+        result.put("thread", Thread.currentThread().isVirtual() ? "virtual" : "platform");
         read(files, expected, (long) (warmupSeconds * 1e9), null);
         long extra = JitQuiet.warmUntilQuiet(warmupSeconds, nanos -> read(files, expected, nanos, null));
         LatencyHistogram latency = new LatencyHistogram();

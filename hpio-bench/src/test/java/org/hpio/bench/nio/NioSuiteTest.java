@@ -16,7 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -79,6 +81,16 @@ class NioSuiteTest {
                 && r.get(1).equals("iops")), "the deeper bound's row is compared with the JDK's");
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-readall-1k / jdk-readall-1k")),
                 "the small files' rows are compared");
+        assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-readall-1k-vt / jdk-readall-1k-vt")),
+                "and so are the virtual thread's");
+        Table small = report.tables().stream().filter(t -> t.title().startsWith("(d)")).findFirst().orElseThrow();
+        int thread = small.columns().indexOf("thread");
+        int channel = small.columns().indexOf("channel");
+        Map<String, String> served = small.rows().stream().collect(Collectors.toMap(r -> r.get(0),
+                r -> r.get(thread) + " " + r.get(channel)));
+        assertEquals(Map.of("jdk-readall-1k", "platform the JDK's", "hpio-readall-1k", "platform the JDK's",
+                "jdk-readall-1k-vt", "virtual the JDK's", "hpio-readall-1k-vt", "virtual hpio's"), served,
+                "hpio's provider leaves a platform thread's plain read to the JDK's channel, not a virtual thread's");
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-heap64k-vt2000 / jdk-heap64k-vt2000")),
                 "the heap buffers' rows are compared");
         assertTrue(sqPoll || report.notes().stream().anyMatch(n -> n.contains("left out")), "the SQPOLL rows' absence is said");
@@ -105,7 +117,9 @@ class NioSuiteTest {
                 names(NioSuite.select(all, List.of("vthreads"))));
         assertEquals(List.of("jdk-vt1000", "uring-qd256"), names(NioSuite.select(all, List.of("jdk-vt1000", "uring-qd256"))));
         assertEquals(List.of(), names(NioSuite.select(all, List.of("flood"))));
-        assertEquals(List.of("jdk-readall-1k", "hpio-readall-1k"), names(NioSuite.select(all, List.of("small"))));
+        assertEquals(List.of("jdk-readall-1k", "hpio-readall-1k", "jdk-readall-1k-vt", "hpio-readall-1k-vt"),
+                names(NioSuite.select(all, List.of("small"))));
+        assertEquals(List.of("jdk-readall-1k-vt", "hpio-readall-1k-vt"), names(NioSuite.select(all, List.of("small-vt"))));
         assertEquals(List.of("jdk-heap64k-vt2000", "hpio-heap64k-vt2000"), names(NioSuite.select(all, List.of("heap"))));
         assertEquals(List.of("jdk-flood", "hpio-flood"), names(NioSuite.select(NioSuite.floodConfigs(), List.of("flood"))));
         assertThrows(IllegalArgumentException.class, () -> NioSuite.select(all, List.of("afc-qd32")));
