@@ -5,6 +5,7 @@ import org.hpio.internal.sys.Libbz2;
 import org.hpio.internal.sys.Libdeflate;
 import org.hpio.internal.sys.Libzstd;
 import org.hpio.internal.sys.NativeAccess;
+import org.hpio.internal.sys.VirtualMemory;
 
 import java.io.IOException;
 import java.util.List;
@@ -68,6 +69,8 @@ public final class Hpio {
                         ? IoEngines.uringRefusal() : "the thread-pool engine was chosen (-Dhpio.engine=threads)"),
                 feature("O_DIRECT", off == null, off),
                 feature("mapped bulk reads", off == null, off),
+                feature("huge pages for I/O memory (IoMemory, staging)", VirtualMemory.hugePagesForIo(),
+                        VirtualMemory.hugePagesForIoOffReason()),
                 feature("libdeflate (Deflate)", Libdeflate.available(), Libdeflate.unavailableReason()),
                 feature("libzstd (Zstandard entries)", Libzstd.available(), Libzstd.unavailableReason()),
                 feature("libbz2 (bzip2 entries)", Libbz2.available(), Libbz2.unavailableReason()));

@@ -1,5 +1,6 @@
 package org.hpio.bench.engine;
 
+import org.hpio.IoMemory;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.IoEngine;
 import org.hpio.internal.io.IoEngines;
@@ -19,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * An hpio engine ({@code uring} or {@code threads}) driven at a queue depth: one engine per driver, sized
- * for that depth; off-heap 4 KiB-aligned buffers from a shared arena, one per slot. The running thread waits
+ * for that depth; off-heap buffers from {@link IoMemory} (what hpio gives its users for direct I/O), one segment
+ * sliced into one buffer per slot, so that 1 MiB reads land in huge pages where the kernel grants them. The running thread waits
  * for any of its requests with {@link IoRequests#awaitAny} (on io_uring it reaps the ring itself, as an
  * application thread using hpio would); the first I/Os go out in one {@link IoEngine#submitAll}, then each slot
  * is resubmitted on its own as soon as its completion is checked (see {@link InFlightDriver}).
@@ -49,8 +51,9 @@ final class EngineDriver extends InFlightDriver {
         this.results = new IoRequest[depth];
         this.pending = new ArrayList<>(depth);
         this.operations = new ArrayList<>(depth);
+        MemorySegment memory = IoMemory.allocate((long) depth * workload.blockSize(), arena);
         for (int slot = 0; slot < depth; slot++) {
-            buffers[slot] = arena.allocate(workload.blockSize(), BlockPattern.BLOCK);
+            buffers[slot] = memory.asSlice((long) slot * workload.blockSize(), workload.blockSize());
         }
     }
 

@@ -1,5 +1,6 @@
 package org.hpio.bench.engine;
 
+import org.hpio.IoMemory;
 import org.hpio.bench.machine.PageCache;
 import org.hpio.bench.measure.JitQuiet;
 import org.hpio.bench.measure.Medians;
@@ -23,7 +24,7 @@ import java.util.stream.Collectors;
 /**
  * {@code hpio bench engine}: 4 KiB random O_DIRECT reads at several queue depths with hpio's io_uring and
  * portable engines, AsynchronousFileChannel (default pool, and a pool of QD threads), FileChannel from one
- * thread, and fio's io_uring engine as the machine's limit; 1 MiB sequential O_DIRECT reads and writes; 4 KiB
+ * thread, and fio's io_uring engine as the C reference; 1 MiB sequential O_DIRECT reads and writes; 4 KiB
  * reads from a warm page cache. IOPS, CPU time and context switches per I/O, latency percentiles, and the
  * issue's target ratios, all from one run on one file (default 1 GiB, made once and deleted at the end).
  */
@@ -137,6 +138,12 @@ public final class EngineSuite implements Suite {
                         + "slice by slice, until the JIT's compiler threads used under %.0f%% of a slice (at most %d "
                         + "times the warm-up)", s.warmupSeconds(), JitQuiet.QUIET_SHARE * 100,
                         JitQuiet.MAX_EXTRA_PER_WARMUP))
+                .param("buffers", "each mechanism's own way: hpio's engines IoMemory.allocate (one segment per driver, "
+                        + "sliced per slot; from 1 MiB in transparent huge pages where the kernel grants them: "
+                        + (IoMemory.hugePages() ? "here yes" : "not here") + ", so a 1 MiB read is one device segment); "
+                        + "FileChannel and AsynchronousFileChannel allocateDirect(size + 4096).alignedSlice(4096); fio "
+                        + "its default (malloc). Both of the latter are 4 KiB pages wherever the kernel found them: a 1 "
+                        + "MiB read into them is up to 256 segments")
                 .param("page-cache", "O_DIRECT rows bypass it (cold by construction); warm rows read buffered after "
                         + "the file was read once")
                 .param("cpu-per-io", "process CPU time (user + system, all threads, getProcessCpuTime) over the timed "

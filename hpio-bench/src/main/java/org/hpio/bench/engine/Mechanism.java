@@ -10,7 +10,7 @@ enum Mechanism {
     AFC_DEFAULT("afc-default", "AsynchronousFileChannel, the JDK's default pool"),
     AFC_POOL("afc-pool", "AsynchronousFileChannel, a pool of QD threads"),
     FILECHANNEL("filechannel", "FileChannel, one thread"),
-    FIO("fio-uring", "fio --ioengine=io_uring (the machine's limit)");
+    FIO("fio-uring", "fio --ioengine=io_uring (the C reference, its default buffers)");
 
     private final String key;
     private final String description;

@@ -24,11 +24,11 @@ final class HugePageSlabs {
     /** The smallest buffer carved from slabs: below it a 4 KiB page holds most of a buffer anyway. */
     static final long MIN_BUFFER = 64 << 10;
     static final long SLAB = VirtualMemory.HUGE_PAGE_BYTES;
-    /** Turns the slabs off ({@code -Dhpio.memory.hugePages=false}): every buffer an allocation of its own. */
-    static final String PROPERTY = "hpio.memory.hugePages";
-    /** Whether carving is worth it here: the kernel backs advised memory with huge pages (checked once). */
-    private static final boolean AVAILABLE = !"false".equals(System.getProperty(PROPERTY))
-            && VirtualMemory.hugePagesOnRequest();
+    /**
+     * Whether carving is worth it here: the kernel backs advised memory with huge pages, and
+     * {@code -Dhpio.memory.hugePages=false} does not turn the slabs off (every buffer then an allocation of its own).
+     */
+    private static final boolean AVAILABLE = VirtualMemory.hugePagesForIo();
 
     private final long bufferBytes;
     private MemorySegment slab;   // guarded by this

@@ -120,6 +120,35 @@ public final class VirtualMemory {
         }
     }
 
+    /** Turns hpio's huge pages for I/O memory off ({@code -Dhpio.memory.hugePages=false}). */
+    public static final String HUGE_PAGES_PROPERTY = "hpio.memory.hugePages";
+
+    /**
+     * Whether hpio puts I/O memory (staging slabs, {@code IoMemory}) in huge pages: {@link #hugePagesOnRequest()}
+     * and not turned off by {@value #HUGE_PAGES_PROPERTY}. Decided once, at first use.
+     */
+    public static boolean hugePagesForIo() {
+        return HugePagesForIo.ON;
+    }
+
+    /** Why {@link #hugePagesForIo()} is false; null when it is true. */
+    public static String hugePagesForIoOffReason() {
+        if (hugePagesForIo()) {
+            return null;
+        }
+        if (!NativeAccess.available()) {
+            return "native calls are off: " + NativeAccess.unavailableReason();
+        }
+        if ("false".equals(System.getProperty(HUGE_PAGES_PROPERTY))) {
+            return "turned off (-D" + HUGE_PAGES_PROPERTY + "=false)";
+        }
+        return "the kernel's transparent huge pages are off (" + THP_ENABLED + " says never, or is missing)";
+    }
+
+    private static final class HugePagesForIo {
+        static final boolean ON = !"false".equals(System.getProperty(HUGE_PAGES_PROPERTY)) && hugePagesOnRequest();
+    }
+
     /** {@link #hugePagesOnRequest()} from the setting's text, e.g. "always [madvise] never": the bracketed one. */
     public static boolean hugePagesOnRequest(String setting) {
         return setting.contains("[always]") || setting.contains("[madvise]");
@@ -136,15 +165,28 @@ public final class VirtualMemory {
      * @throws IOException if the kernel refuses the mapping
      */
     public static MemorySegment reserveHugePage(Arena arena) throws IOException {
-        MemorySegment reserved = reserve(2 * HUGE_PAGE_BYTES, arena);   // room to align; the rest never touched
+        return reserveHugePages(HUGE_PAGE_BYTES, arena);
+    }
+
+    /**
+     * As {@link #reserveHugePage}, for {@code bytes} rounded up to whole huge pages: the segment returned is that
+     * rounded size, starts on a huge page boundary and is advised for huge pages throughout.
+     *
+     * @throws IOException if the kernel refuses the mapping
+     */
+    public static MemorySegment reserveHugePages(long bytes, Arena arena) throws IOException {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("reserveHugePages: size must be positive, was " + bytes);
+        }
+        long size = (bytes + HUGE_PAGE_BYTES - 1) & -HUGE_PAGE_BYTES;
+        MemorySegment reserved = reserve(size + HUGE_PAGE_BYTES, arena);   // room to align; the rest never touched
         long skip = -reserved.address() & (HUGE_PAGE_BYTES - 1);
-        MemorySegment page = reserved.asSlice(skip, HUGE_PAGE_BYTES);
+        MemorySegment pages = reserved.asSlice(skip, size);
         if (NativeAccess.available()) {
             // Advice only: a kernel that refuses it (EINVAL without THP) leaves ordinary memory, still usable.
-            Syscalls.callOrErrno("madvise", c -> (int) Calls.MADVISE.invokeExact(c, page, HUGE_PAGE_BYTES,
-                    MADV_HUGEPAGE));
+            Syscalls.callOrErrno("madvise", c -> (int) Calls.MADVISE.invokeExact(c, pages, size, MADV_HUGEPAGE));
         }
-        return page;
+        return pages;
     }
 
     private static void unmap(long address, long size) {

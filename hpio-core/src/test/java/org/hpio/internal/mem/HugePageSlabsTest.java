@@ -3,6 +3,7 @@ package org.hpio.internal.mem;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
 import org.hpio.internal.sys.VirtualMemory;
+import org.hpio.testing.Smaps;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,7 +78,7 @@ class HugePageSlabsTest {
         MemorySegment slab = slabs.carve();
         assertEquals(0, slab.address() % SLAB, "aligned to a huge page");
         slab.fill((byte) 1);
-        long hugeKib = anonHugePagesKib(slab.address());
+        long hugeKib = Smaps.anonHugePagesKib(slab.address());
         assertTrue(hugeKib >= SLAB / KIB, "the mapping holding the slab has a huge page: " + hugeKib + " kB"
                 + " (a machine whose memory is too fragmented for one would fail here)");
     }
@@ -124,22 +125,5 @@ class HugePageSlabsTest {
         HugePageSlabs slabs = HugePageSlabs.forBuffersOf(bytes);
         assumeTrue(slabs != null, "no transparent huge pages here (or native calls are off)");
         return slabs;
-    }
-
-    /** The AnonHugePages of the mapping of this process that holds {@code address}, in kB (/proc/self/smaps). */
-    private static long anonHugePagesKib(long address) throws IOException {
-        boolean inside = false;
-        for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
-            int dash = line.indexOf('-');
-            int space = line.indexOf(' ');
-            if (dash > 0 && space > dash && line.substring(0, dash).matches("[0-9a-f]+")) {
-                long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
-                long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
-                inside = start <= address && address < end;
-            } else if (inside && line.startsWith("AnonHugePages:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", ""));
-            }
-        }
-        return -1;
     }
 }

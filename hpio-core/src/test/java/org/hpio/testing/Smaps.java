@@ -1,0 +1,28 @@
+package org.hpio.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** What /proc/self/smaps says of this process's mappings, for tests of huge-page memory. */
+public final class Smaps {
+    private Smaps() {
+    }
+
+    /** The AnonHugePages of the mapping of this process that holds {@code address}, in kB; -1 if none holds it. */
+    public static long anonHugePagesKib(long address) throws IOException {
+        boolean inside = false;
+        for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+            int dash = line.indexOf('-');
+            int space = line.indexOf(' ');
+            if (dash > 0 && space > dash && line.substring(0, dash).matches("[0-9a-f]+")) {
+                long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
+                long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
+                inside = start <= address && address < end;
+            } else if (inside && line.startsWith("AnonHugePages:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        return -1;
+    }
+}
