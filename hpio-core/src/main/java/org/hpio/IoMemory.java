@@ -7,8 +7,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Off-heap memory for I/O buffers: aligned for O_DIRECT, and large buffers in physically contiguous memory,
- * which a device fills or drains in fewer, larger pieces.
+ * Off-heap memory for I/O buffers: aligned for O_DIRECT, and large buffers in transparent huge pages where the
+ * kernel grants them, each 2 MiB of physically contiguous memory, which a device fills or drains in fewer, larger
+ * pieces (2 MiB: the huge page of x86-64, and of arm64 with 4 KiB pages).
  *
  * <p>A transfer reaches a block device as one segment per physically contiguous run of its memory. Ordinary
  * memory ({@code Arena.allocate}, {@code ByteBuffer.allocateDirect}) is 4 KiB pages wherever the kernel found

@@ -60,16 +60,23 @@ class IoMemoryTest {
             MemorySegment large = IoMemory.allocate(3 * MIB, arena);
             assertEquals(0, large.address() % VirtualMemory.HUGE_PAGE_BYTES, "starts on a huge page");
             large.fill((byte) 1);
+            for (long at : new long[] {0, large.byteSize() - 1}) {
+                String flags = Smaps.vmFlags(large.address() + at);
+                assertTrue(flags != null && (" " + flags + " ").contains(" hg "),
+                        "advised for huge pages (MADV_HUGEPAGE) at " + at + ": " + flags);
+            }
             long hugeKib = Smaps.anonHugePagesKib(large.address());
             assertTrue(hugeKib >= 2048, "the mapping holding it has huge pages: " + hugeKib + " kB"
                     + " (a machine whose memory is too fragmented for one would fail here)");
             MemorySegment small = IoMemory.allocate(IoMemory.HUGE_PAGES_FROM - 4096, arena);
-            assertFalse(small.address() >= large.address() && small.address() < large.address() + large.byteSize());
+            small.fill((byte) 1);
+            String flags = Smaps.vmFlags(small.address());
+            assertFalse(flags == null || (" " + flags + " ").contains(" hg "), "not advised below 1 MiB: " + flags);
         }
     }
 
     @Test
-    void closingTheArenaFreesTheMemory() {
+    void closingTheArenaFreesTheMemory() throws IOException {
         MemorySegment segment;
         try (Arena arena = Arena.ofConfined()) {
             segment = IoMemory.allocate(2 * MIB, arena);
@@ -77,6 +84,29 @@ class IoMemoryTest {
         }
         assertFalse(segment.scope().isAlive());
         assertThrows(IllegalStateException.class, () -> segment.get(ValueLayout.JAVA_BYTE, 0));
+        if (IoMemory.hugePages()) {   // its own mapping: unmapped, so no mapping advised for huge pages holds it
+            String flags = Smaps.vmFlags(segment.address());
+            assertFalse(flags != null && (" " + flags + " ").contains(" hg "), "still mapped: " + flags);
+        }
+    }
+
+    @Test
+    void anArenaThatCannotOwnTheMemoryFailsAndLeavesNothingMapped() throws IOException {
+        assumeTrue(IoMemory.hugePages(), "no transparent huge pages here (or native calls are off)");
+        Arena closed = Arena.ofConfined();
+        closed.close();
+        long before = virtualMemoryKib();
+        for (int i = 0; i < 16; i++) {   // each would leave 6 MiB of address space mapped: 96 MiB
+            assertThrows(IllegalStateException.class, () -> IoMemory.allocate(4 * MIB, closed));
+        }
+        long grown = virtualMemoryKib() - before;
+        assertTrue(grown < 48 << 10, "each refused mapping was unmapped again; the process grew " + grown + " kB");
+    }
+
+    /** This process's VmSize, in kB (/proc/self/status). */
+    private static long virtualMemoryKib() throws IOException {
+        return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("VmSize:"))
+                .mapToLong(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).findFirst().orElseThrow();
     }
 
     @Test

@@ -110,8 +110,9 @@ final class HpioFileChannel extends FileChannel {
     }
 
     /**
-     * A plain read-only open (READ or no option, no attribute: {@code Files.readAllBytes}, {@code lines},
-     * {@code newByteChannel(path)}) costs one statx(2) by name and one open(2) of hpio's descriptor, not the
+     * A plain read-only open (READ or no option, no attribute: {@code FileChannel.open(path)}, and from a virtual
+     * thread {@code Files.readAllBytes} and {@code newByteChannel(path)}, whose platform-thread calls the
+     * provider leaves to the JDK) costs one statx(2) by name and one open(2) of hpio's descriptor, not the
      * JDK's open beside them: nothing is created or truncated, so the JDK's channel has nothing to validate or
      * do first, and it is opened only if a call needs it ({@link #jdk()}). A file the engine does not serve gets
      * the JDK's channel alone at once (the options need nothing more, see {@link ChannelOptions#forJdkAlone}).

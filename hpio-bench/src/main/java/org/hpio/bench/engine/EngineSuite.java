@@ -142,8 +142,9 @@ public final class EngineSuite implements Suite {
                         + "sliced per slot; from 1 MiB in transparent huge pages where the kernel grants them: "
                         + (IoMemory.hugePages() ? "here yes" : "not here") + ", so a 1 MiB read is one device segment); "
                         + "FileChannel and AsynchronousFileChannel allocateDirect(size + 4096).alignedSlice(4096); fio "
-                        + "its default (malloc). Both of the latter are 4 KiB pages wherever the kernel found them: a 1 "
-                        + "MiB read into them is up to 256 segments")
+                        + "its default (malloc). The latter two get 4 KiB pages wherever the kernel finds them (only "
+                        + "the transparent huge page setting 'always' would give them huge pages; here '"
+                        + transparentHugePages() + "'): a 1 MiB read into them is up to 256 segments")
                 .param("page-cache", "O_DIRECT rows bypass it (cold by construction); warm rows read buffered after "
                         + "the file was read once")
                 .param("cpu-per-io", "process CPU time (user + system, all threads, getProcessCpuTime) over the timed "
@@ -157,6 +158,18 @@ public final class EngineSuite implements Suite {
                         + "(FileChannel: around the call; fio: lat_ns), log-linear histogram within 1.6%")
                 .param("cores", Runtime.getRuntime().availableProcessors())
                 .param("fio", fio.map(Fio::version).orElse("not installed"));
+    }
+
+    /** The kernel's transparent huge page setting (the bracketed word of its sysfs file), or "unknown". */
+    private static String transparentHugePages() {
+        try {
+            String setting = Files.readString(Path.of("/sys/kernel/mm/transparent_hugepage/enabled"));
+            int open = setting.indexOf('[');
+            int close = setting.indexOf(']', open + 1);
+            return open >= 0 && close > open ? setting.substring(open + 1, close) : "unknown";
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private static void describeWarm(SuiteReport report, Path data) {

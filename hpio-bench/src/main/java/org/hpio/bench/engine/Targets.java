@@ -54,8 +54,8 @@ final class Targets {
         return table.table().note("Same run, same file. 'met' compares with the issue's target on this machine kind; "
                 + "the machine is shared, so one run is one sample. The 4 KiB random rows compare the engines (a "
                 + "read is one page whatever the memory). The 1 MiB rows also compare memory: hpio's engine reads "
-                + "into IoMemory (huge pages where the kernel grants them), FileChannel and fio into 4 KiB pages, "
-                + "so up to 256 device segments a read; with hugetlbfs buffers (--iomem=mmaphuge, measured by hand "
+                + "into IoMemory (huge pages where the kernel grants them), FileChannel and fio into 4 KiB pages "
+                + "(see the buffers parameter), so up to 256 device segments a read; with hugetlbfs buffers (--iomem=mmaphuge, measured by hand "
                 + "on the 2-vCPU virtio machine, AMD EPYC) fio read 1 MiB blocks at one in flight 2.1x as fast, "
                 + "2,277 against 1,092 MiB/s. This suite does not reserve huge pages for fio.");
     }

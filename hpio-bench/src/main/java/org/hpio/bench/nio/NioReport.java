@@ -84,9 +84,9 @@ final class NioReport {
                     List.of("configuration", "provider", "thread", "channel", "calls / s", "µs / call",
                             "CPU µs / call", "p50 µs", "p99 µs"));
             for (NioConfig.Measured m : small) {
-                String channel = m.figures().getOrDefault("channel", "?");
+                String channel = m.figures().get("channel");
                 t.row(m.name(), provider(m), m.figures().getOrDefault("thread", "?"),
-                        channel.startsWith("org.hpio.") ? "hpio's" : "the JDK's",
+                        channel == null ? "?" : channel.startsWith("org.hpio.") ? "hpio's" : "the JDK's",
                         format("%.0f", m.number("iops")), format("%.2f", 1e6 / m.number("iops")),
                         format("%.2f", m.number("cpu-per-io")), format("%.2f", m.number("p50")),
                         format("%.2f", m.number("p99")));

@@ -164,7 +164,9 @@ public final class NioSuite implements Suite {
 
     /**
      * {@code --configs}: whole names ({@code hpio-afc-qd32}, {@code uring-qd32}), kinds ({@code afc} and
-     * {@code vthreads}, each with its uring row; {@code flood}) or providers ({@code jdk}, {@code hpio}); empty: all.
+     * {@code vthreads}, each with its uring row; {@code heap}, {@code flood}; {@code small}, the small files' rows
+     * from both kinds of thread, {@code small-vt} the virtual thread's alone) or providers ({@code jdk},
+     * {@code hpio}); empty: all.
      */
     static List<NioConfig> select(List<NioConfig> runs, List<String> names) {
         if (names.isEmpty()) {
@@ -230,15 +232,19 @@ public final class NioSuite implements Suite {
     }
 
     /**
-     * The row's channel is the provider's: hpio's class on hpio's rows, the JDK's on the JDK's (for the small
-     * files, whose plain read-only channel hpio's provider leaves to the JDK for a platform thread, the
-     * provider's class); and an SQPOLL row's process had io_uring's kernel submission thread (a {@code iou-sqp-}
-     * thread) while it read.
+     * The row's channel is the provider's: hpio's class on hpio's rows, the JDK's on the JDK's; for the small
+     * files also the provider's class, and on a platform thread the JDK's channel on both providers (hpio's
+     * leaves a platform thread's plain read-only byte channel to the JDK); and an SQPOLL row's process had
+     * io_uring's kernel submission thread (a {@code iou-sqp-} thread) while it read.
      */
     private static void requireProvider(NioConfig config, Map<String, String> figures) throws IOException {
-        String served = figures.getOrDefault(config.smallFiles() ? "provider" : "channel", "");
-        if (served.startsWith("org.hpio.") != config.hpio()) {
-            throw new IOException(config.configuration() + " was served by " + served);
+        String channel = figures.getOrDefault("channel", "");
+        boolean hpioChannel = config.hpio() && !config.kind().equals(NioConfig.SMALL);
+        if (channel.startsWith("org.hpio.") != hpioChannel) {
+            throw new IOException(config.configuration() + " was served by " + channel);
+        }
+        if (config.smallFiles() && figures.getOrDefault("provider", "").startsWith("org.hpio.") != config.hpio()) {
+            throw new IOException(config.configuration() + " ran on the provider " + figures.get("provider"));
         }
         if (config.sqPoll() && !(Double.parseDouble(figures.getOrDefault("kernel-submission-threads", "0")) > 0)) {
             throw new IOException(config.configuration() + " ran without a kernel submission thread (SQPOLL refused? "

@@ -59,17 +59,21 @@ final class SmallFileReads {
             run(dir, size, seconds, warmupSeconds, result);
             return;
         }
-        AtomicReference<Exception> failure = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread reader = Thread.ofVirtual().name("small-file-reader").start(() -> {
             try {
                 run(dir, size, seconds, warmupSeconds, result);
-            } catch (Exception e) {
-                failure.set(e);
+            } catch (Throwable t) {
+                failure.set(t);
             }
         });
         reader.join();
-        if (failure.get() != null) {
-            throw failure.get();
+        Throwable failed = failure.get();
+        if (failed instanceof Exception e) {
+            throw e;
+        }
+        if (failed != null) {
+            throw (Error) failed;
         }
     }
 

@@ -90,6 +90,8 @@ class EngineSuiteTest {
         assertEquals(!fio, report.notes().stream().anyMatch(n -> n.contains("apt-get install fio")));
         if (noUring.isEmpty()) {
             assertTrue(value(report, "uring-qd4-vs-filechannel-qd1", "iops") > 0);
+            assertTrue(value(report, "uring-seq-read-qd1-vs-filechannel-seq-read-qd1", "read") > 0,
+                    "the engine's 1 MiB reads (into IoMemory) beside FileChannel's");
             // Reported; 0 or not a number when a tiny row's CPU time fell within one clock tick (see above).
             double cpuRatio = value(report, "uring-qd4-vs-afc-default-qd4", "cpu-per-io");
             assertTrue(cpuRatio >= 0 || Double.isNaN(cpuRatio), "cpu-per-io ratio " + cpuRatio);
@@ -108,6 +110,7 @@ class EngineSuiteTest {
                 report.charts().stream().map(c -> c.fileStem()).collect(Collectors.toSet()));
         assertTrue(report.tables().size() >= 3, "random, sequential, warm (and targets when there are ratios)");
         assertTrue(String.valueOf(report.params().get("page-cache")).contains("O_DIRECT"));
+        assertTrue(String.valueOf(report.params().get("buffers")).contains("IoMemory"), "each mechanism's buffers said");
         try (var files = Files.list(work.resolve("engine"))) {
             assertFalse(files.anyMatch(f -> f.getFileName().toString().endsWith(".bin")), "data files left behind");
         }

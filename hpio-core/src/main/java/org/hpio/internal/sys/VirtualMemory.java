@@ -51,6 +51,8 @@ public final class VirtualMemory {
     private static final int MADV_HUGEPAGE = 14;
     /** The size of a transparent huge page on x86_64 (a PMD: 2 MiB). */
     public static final long HUGE_PAGE_BYTES = 2L << 20;
+    /** The most {@link #reserve} takes: 2^56 bytes, beyond the address space of any machine hpio runs on. */
+    private static final long MAX_RESERVE = 1L << 56;
     private static final Path THP_ENABLED = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
 
     private VirtualMemory() {
@@ -60,11 +62,15 @@ public final class VirtualMemory {
      * Reserves {@code bytes} (rounded up to whole 4 KiB pages) of readable and writable address space, page
      * aligned, reading as zero, committed page by page as it is touched. Unmapped when {@code arena} closes.
      *
-     * @throws IOException if the kernel refuses the mapping (ENOMEM: address space or overcommit limits)
+     * @throws IOException if the kernel refuses the mapping (ENOMEM: address space or overcommit limits), or
+     *                     {@code bytes} is beyond any address space
      */
     public static MemorySegment reserve(long bytes, Arena arena) throws IOException {
         if (bytes <= 0) {
             throw new IllegalArgumentException("reserve: size must be positive, was " + bytes);
+        }
+        if (bytes > MAX_RESERVE) {
+            throw new IOException("cannot reserve " + bytes + " bytes: more than any address space");
         }
         long size = (bytes + 4095) & ~4095L;
         if (!NativeAccess.available()) {
@@ -78,7 +84,12 @@ public final class VirtualMemory {
                 return -1;
             }
             long start = address.address();
-            mapped[0] = address.reinterpret(size, arena, unused -> unmap(start, size));
+            try {
+                mapped[0] = address.reinterpret(size, arena, unused -> unmap(start, size));
+            } catch (RuntimeException arenaUnusable) {   // closed, or confined to another thread: nothing owns it
+                unmap(start, size);
+                throw arenaUnusable;
+            }
             return 0;
         });
         return mapped[0];
@@ -131,22 +142,25 @@ public final class VirtualMemory {
         return HugePagesForIo.ON;
     }
 
-    /** Why {@link #hugePagesForIo()} is false; null when it is true. */
+    /** Why {@link #hugePagesForIo()} is false; null when it is true. Decided with it. */
     public static String hugePagesForIoOffReason() {
-        if (hugePagesForIo()) {
-            return null;
-        }
-        if (!NativeAccess.available()) {
-            return "native calls are off: " + NativeAccess.unavailableReason();
-        }
-        if ("false".equals(System.getProperty(HUGE_PAGES_PROPERTY))) {
-            return "turned off (-D" + HUGE_PAGES_PROPERTY + "=false)";
-        }
-        return "the kernel's transparent huge pages are off (" + THP_ENABLED + " says never, or is missing)";
+        return HugePagesForIo.WHY_NOT;
     }
 
     private static final class HugePagesForIo {
-        static final boolean ON = !"false".equals(System.getProperty(HUGE_PAGES_PROPERTY)) && hugePagesOnRequest();
+        static final String WHY_NOT = whyNot();
+        static final boolean ON = WHY_NOT == null;
+
+        private static String whyNot() {
+            if (!NativeAccess.available()) {
+                return "native calls are off: " + NativeAccess.unavailableReason();
+            }
+            if ("false".equals(System.getProperty(HUGE_PAGES_PROPERTY))) {
+                return "turned off (-D" + HUGE_PAGES_PROPERTY + "=false)";
+            }
+            return hugePagesOnRequest() ? null
+                    : "the kernel's transparent huge pages are off (" + THP_ENABLED + " says never, or is missing)";
+        }
     }
 
     /** {@link #hugePagesOnRequest()} from the setting's text, e.g. "always [madvise] never": the bracketed one. */
@@ -177,6 +191,9 @@ public final class VirtualMemory {
     public static MemorySegment reserveHugePages(long bytes, Arena arena) throws IOException {
         if (bytes <= 0) {
             throw new IllegalArgumentException("reserveHugePages: size must be positive, was " + bytes);
+        }
+        if (bytes > MAX_RESERVE) {
+            throw new IOException("cannot reserve " + bytes + " bytes: more than any address space");
         }
         long size = (bytes + HUGE_PAGE_BYTES - 1) & -HUGE_PAGE_BYTES;
         MemorySegment reserved = reserve(size + HUGE_PAGE_BYTES, arena);   // room to align; the rest never touched
