@@ -50,6 +50,8 @@ public final class IoMemory {
      * the mapping, or has no free huge page when the memory is first touched).
      *
      * @throws IllegalArgumentException if {@code bytes} is negative
+     * @throws IllegalStateException     if {@code arena} is closed
+     * @throws WrongThreadException      if {@code arena} is confined to another thread
      */
     public static MemorySegment allocate(long bytes, Arena arena) {
         if (bytes < 0) {
