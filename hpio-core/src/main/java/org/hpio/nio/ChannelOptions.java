@@ -4,6 +4,7 @@ import org.hpio.internal.sys.Syscalls;
 
 import java.nio.file.OpenOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -35,9 +36,10 @@ record ChannelOptions(boolean readable, boolean writable, boolean append, boolea
                 Set.copyOf(jdk));
     }
 
-    /** Whether {@code options} ask for a plain read-only open: READ alone, or no option at all. */
-    static boolean plainRead(Set<? extends OpenOption> options) {
-        return options.isEmpty() || options.size() == 1 && options.contains(StandardOpenOption.READ);
+    /** Whether an open asks for a plain read-only channel: READ alone or no option at all, and no attribute. */
+    static boolean plainRead(Set<? extends OpenOption> options, FileAttribute<?>... attrs) {
+        return attrs.length == 0
+                && (options.isEmpty() || options.size() == 1 && options.contains(StandardOpenOption.READ));
     }
 
     /** {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}, recognised without a dependency on jdk.unsupported. */

@@ -86,7 +86,7 @@ final class HpioFileChannel extends FileChannel {
     static FileChannel open(EngineRings engines, FileSystemProvider jdkProvider, Path path,
                             Set<? extends OpenOption> openOptions, FileAttribute<?>... attrs) throws IOException {
         ChannelOptions options = ChannelOptions.of(openOptions);
-        if (attrs.length == 0 && ChannelOptions.plainRead(openOptions)) {
+        if (ChannelOptions.plainRead(openOptions, attrs)) {
             FileChannel channel = openReadOnly(engines, jdkProvider, path, options);
             if (channel != null) {
                 return channel;

@@ -169,7 +169,7 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     @Override
     public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
-        if (attrs.length == 0 && ChannelOptions.plainRead(options) && !Thread.currentThread().isVirtual()) {
+        if (ChannelOptions.plainRead(options, attrs) && !Thread.currentThread().isVirtual()) {
             return delegate.newByteChannel(unwrap(path), options);
         }
         return newFileChannel(path, options, attrs);

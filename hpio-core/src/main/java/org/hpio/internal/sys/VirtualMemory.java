@@ -66,12 +66,7 @@ public final class VirtualMemory {
      *                     {@code bytes} is beyond any address space
      */
     public static MemorySegment reserve(long bytes, Arena arena) throws IOException {
-        if (bytes <= 0) {
-            throw new IllegalArgumentException("reserve: size must be positive, was " + bytes);
-        }
-        if (bytes > MAX_RESERVE) {
-            throw new IOException("cannot reserve " + bytes + " bytes: more than any address space");
-        }
+        requireReservable("reserve", bytes);
         long size = (bytes + 4095) & ~4095L;
         if (!NativeAccess.available()) {
             return reservePortably(size, arena);
@@ -189,12 +184,7 @@ public final class VirtualMemory {
      * @throws IOException if the kernel refuses the mapping
      */
     public static MemorySegment reserveHugePages(long bytes, Arena arena) throws IOException {
-        if (bytes <= 0) {
-            throw new IllegalArgumentException("reserveHugePages: size must be positive, was " + bytes);
-        }
-        if (bytes > MAX_RESERVE) {
-            throw new IOException("cannot reserve " + bytes + " bytes: more than any address space");
-        }
+        requireReservable("reserveHugePages", bytes);
         long size = (bytes + HUGE_PAGE_BYTES - 1) & -HUGE_PAGE_BYTES;
         MemorySegment reserved = reserve(size + HUGE_PAGE_BYTES, arena);   // room to align; the rest never touched
         long skip = -reserved.address() & (HUGE_PAGE_BYTES - 1);
@@ -204,6 +194,16 @@ public final class VirtualMemory {
             Syscalls.callOrErrno("madvise", c -> (int) Calls.MADVISE.invokeExact(c, pages, size, MADV_HUGEPAGE));
         }
         return pages;
+    }
+
+    /** The sizes {@code caller} takes: positive (else IllegalArgumentException), within an address space. */
+    private static void requireReservable(String caller, long bytes) throws IOException {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException(caller + ": size must be positive, was " + bytes);
+        }
+        if (bytes > MAX_RESERVE) {
+            throw new IOException("cannot reserve " + bytes + " bytes: more than any address space");
+        }
     }
 
     private static void unmap(long address, long size) {
