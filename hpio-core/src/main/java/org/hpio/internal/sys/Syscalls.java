@@ -17,6 +17,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * The system calls hpio makes, as one-line wrappers over {@code static final} downcall handles.
  *
+ * <p>Each handle is made when first used, in a holder class of its own: linking a downcall costs a cold JVM
+ * 4-6 ms for each new signature (and the first one about 35 ms), so making all of them when this class loads
+ * put some 70 ms into the first channel's open, most of it for calls that open never makes.
+ *
  * <p>Every restricted Foreign Function call of hpio goes through this package; this class holds the handles.
  * Each wrapper captures {@code errno} and turns a failure into an {@link IOException} through
  * {@link Errno#exception}, the one place where that happens. {@code EINTR} is retried here.
@@ -57,16 +61,7 @@ public final class Syscalls {
     private static final ThreadLocal<MemorySegment> CAPTURE_SEGMENT =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE));
 
-    private static final MethodHandle OPEN = downcall("open",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-    private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final FunctionDescriptor RW = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG);
-    private static final MethodHandle PREAD = downcall("pread", RW);
-    private static final MethodHandle PWRITE = downcall("pwrite", RW);
-    private static final MethodHandle PREAD_HEAP = downcall("pread", RW, Linker.Option.critical(true));
-    /** ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags). */
-    private static final MethodHandle PREADV2 = downcall("preadv2",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
     /** preadv2's flag: fail with EAGAIN rather than wait for the device (data not all in the page cache). */
     private static final int RWF_NOWAIT = 0x00000008;
     /** {@link #preadNoWait}'s answer when the data could not be had without waiting. */
@@ -77,15 +72,55 @@ public final class Syscalls {
      */
     private static final ThreadLocal<MemorySegment> IOVEC =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(16, 8));
-    private static final MethodHandle PWRITE_HEAP = downcall("pwrite", RW, Linker.Option.critical(true));
-    private static final MethodHandle LSEEK = downcall("lseek",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle FDATASYNC = downcall("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle FSYNC = downcall("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    // posix_fadvise returns the error number instead of setting errno.
-    private static final MethodHandle POSIX_FADVISE = LINKER.downcallHandle(
-            LINKER.defaultLookup().find("posix_fadvise").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+
+    // The handles, each made on its first use (see the class comment).
+    private static final class Open {
+        static final MethodHandle H = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Close {
+        static final MethodHandle H = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Pread {
+        static final MethodHandle H = downcall("pread", RW);
+    }
+
+    private static final class Pwrite {
+        static final MethodHandle H = downcall("pwrite", RW);
+    }
+
+    private static final class PreadHeap {
+        static final MethodHandle H = downcall("pread", RW, Linker.Option.critical(true));
+    }
+
+    private static final class PwriteHeap {
+        static final MethodHandle H = downcall("pwrite", RW, Linker.Option.critical(true));
+    }
+
+    /** ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags). */
+    private static final class Preadv2 {
+        static final MethodHandle H = downcall("preadv2",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
+    }
+
+    private static final class Lseek {
+        static final MethodHandle H = downcall("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
+    }
+
+    private static final class Fdatasync {
+        static final MethodHandle H = downcall("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Fsync {
+        static final MethodHandle H = downcall("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    }
+
+    /** posix_fadvise returns the error number instead of setting errno. */
+    private static final class PosixFadvise {
+        static final MethodHandle H = LINKER.downcallHandle(LINKER.defaultLookup().find("posix_fadvise").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    }
 
     private Syscalls() {
     }
@@ -170,14 +205,14 @@ public final class Syscalls {
     public static int open(String path, int flags, int mode) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cPath = arena.allocateFrom(path);
-            return (int) call("open", path, -1, true, c -> (int) OPEN.invokeExact(c, cPath, flags | O_CLOEXEC, mode));
+            return (int) call("open", path, -1, true, c -> (int) Open.H.invokeExact(c, cPath, flags | O_CLOEXEC, mode));
         }
     }
 
     /** close(2). Never retried: after EINTR the descriptor is gone on Linux, so EINTR counts as closed. */
     public static void close(int fd, String path) throws IOException {
         call("close", path, -1, false, c -> {
-            int r = (int) CLOSE.invokeExact(c, fd);
+            int r = (int) Close.H.invokeExact(c, fd);
             return r < 0 && errno(c) == Errno.EINTR ? 0 : r;
         });
     }
@@ -190,10 +225,10 @@ public final class Syscalls {
     public static long pread(int fd, MemorySegment buffer, long position, String path) throws IOException {
         long size = buffer.byteSize();
         if (buffer.isNative()) {
-            return call("pread", path, position, true, c -> (long) PREAD.invokeExact(c, fd, buffer, size, position));
+            return call("pread", path, position, true, c -> (long) Pread.H.invokeExact(c, fd, buffer, size, position));
         }
         checkCritical(buffer);
-        return call("pread", path, position, true, c -> (long) PREAD_HEAP.invokeExact(c, fd, buffer, size, position));
+        return call("pread", path, position, true, c -> (long) PreadHeap.H.invokeExact(c, fd, buffer, size, position));
     }
 
     /**
@@ -210,7 +245,7 @@ public final class Syscalls {
         iovec.set(JAVA_LONG, 0, buffer.address());
         iovec.set(JAVA_LONG, 8, buffer.byteSize());
         return call("preadv2", path, position, true, Errno.EAGAIN,
-                c -> (long) PREADV2.invokeExact(c, fd, iovec, 1, position, RWF_NOWAIT));
+                c -> (long) Preadv2.H.invokeExact(c, fd, iovec, 1, position, RWF_NOWAIT));
     }
 
     /**
@@ -220,11 +255,11 @@ public final class Syscalls {
     public static long pwrite(int fd, MemorySegment buffer, long position, String path) throws IOException {
         long size = buffer.byteSize();
         if (buffer.isNative()) {
-            return call("pwrite", path, position, true, c -> (long) PWRITE.invokeExact(c, fd, buffer, size, position));
+            return call("pwrite", path, position, true, c -> (long) Pwrite.H.invokeExact(c, fd, buffer, size, position));
         }
         checkCritical(buffer);
         return call("pwrite", path, position, true,
-                c -> (long) PWRITE_HEAP.invokeExact(c, fd, buffer, size, position));
+                c -> (long) PwriteHeap.H.invokeExact(c, fd, buffer, size, position));
     }
 
     // Each invokeExact above has a constant handle. Choosing the handle at run time (one invokeExact on either of
@@ -240,13 +275,13 @@ public final class Syscalls {
 
     /** The file's size, by lseek(fd, 0, SEEK_END); hpio never uses a descriptor's own offset otherwise. */
     public static long size(int fd, String path) throws IOException {
-        return call("lseek", path, -1, false, c -> (long) LSEEK.invokeExact(c, fd, 0L, SEEK_END));
+        return call("lseek", path, -1, false, c -> (long) Lseek.H.invokeExact(c, fd, 0L, SEEK_END));
     }
 
     /** fdatasync(2) when {@code metadata} is false, else fsync(2). A failure is reported, never retried. */
     public static void force(int fd, boolean metadata, String path) throws IOException {
         call(metadata ? "fsync" : "fdatasync", path, -1, false,
-                c -> metadata ? (int) FSYNC.invokeExact(c, fd) : (int) FDATASYNC.invokeExact(c, fd));
+                c -> metadata ? (int) Fsync.H.invokeExact(c, fd) : (int) Fdatasync.H.invokeExact(c, fd));
     }
 
     /**
@@ -264,7 +299,7 @@ public final class Syscalls {
     /** posix_fadvise(2) over the whole file. */
     public static void fadvise(int fd, int advice, String path) throws IOException {
         try {
-            int err = (int) POSIX_FADVISE.invokeExact(fd, 0L, 0L, advice);
+            int err = (int) PosixFadvise.H.invokeExact(fd, 0L, 0L, advice);
             if (err != 0) {
                 throw Errno.exception("posix_fadvise", err, path, -1);
             }
