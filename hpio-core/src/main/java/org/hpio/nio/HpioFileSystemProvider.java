@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import static org.hpio.nio.HpioPath.unwrap;
@@ -57,6 +58,11 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
         default List<IoEngine> rings() throws IOException {
             return List.of(engine());
         }
+
+        /** Whether {@link #rings()} has its engines already, so that asking costs no start. */
+        default boolean ringsStarted() {
+            return true;
+        }
     }
 
     /** The JVM's shared engine, and {@link IoEngines#sharedRings} for FileChannels. */
@@ -69,6 +75,11 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
         @Override
         public List<IoEngine> rings() throws IOException {
             return IoEngines.sharedRings();
+        }
+
+        @Override
+        public boolean ringsStarted() {
+            return IoEngines.sharedRingsStarted();
         }
     };
 
@@ -91,6 +102,8 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
      * and removed: a tenth of the provider's part of opening a small file); null until then.
      */
     private volatile EngineRings startedRings;
+    /** Set once a virtual thread's plain read found the engines not started and asked for them in the background. */
+    private final AtomicBoolean backgroundStart = new AtomicBoolean();
 
     /** Wraps {@code delegate}, the platform's default provider (what the JDK passes when it installs this one). */
     public HpioFileSystemProvider(FileSystemProvider delegate) {
@@ -114,16 +127,52 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     @Override
     public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
+        EngineRings rings = rings();
+        if (rings == null) {
+            return delegate.newFileChannel(unwrap(path), options, attrs);
+        }
+        return HpioFileChannel.open(rings, delegate, unwrap(path), options, attrs);
+    }
+
+    /** The engines, started now if need be; null when this thread is starting them or they are closed. */
+    private EngineRings rings() throws IOException {
         EngineRings rings = startedRings;
         if (rings == null || rings.first().isClosed()) {
             List<IoEngine> started = unlessStarting(engines::rings, List::getFirst);
             rings = started == null ? null : new EngineRings(started);
             startedRings = rings;
         }
-        if (rings == null) {
-            return delegate.newFileChannel(unwrap(path), options, attrs);
+        return rings;
+    }
+
+    /**
+     * The engines if they are started, else null, after asking a daemon thread of its own to start them (once):
+     * a virtual thread's plain read then gets the JDK's channel rather than waiting for the start (see
+     * {@link #newByteChannel}).
+     */
+    private EngineRings ringsWithoutWaiting() throws IOException {
+        EngineRings rings = startedRings;
+        if (rings != null && !rings.first().isClosed()) {
+            return rings;
         }
-        return HpioFileChannel.open(rings, delegate, unwrap(path), options, attrs);
+        if (engines.ringsStarted()) {
+            return rings();
+        }
+        if (backgroundStart.compareAndSet(false, true)) {
+            Thread.ofPlatform().daemon().name("hpio-engine-start").start(this::startInBackground);
+        }
+        return null;
+    }
+
+    private void startInBackground() {
+        try {
+            rings();
+            NativeFiles.linkReadOnlyOpen();
+        } catch (IOException | RuntimeException e) {
+            // The next channel that needs the engines starts them itself and reports the failure to its caller.
+            System.getLogger(HpioFileSystemProvider.class.getName()).log(System.Logger.Level.WARNING,
+                    "starting hpio's engines in the background failed: " + e.getMessage());
+        }
     }
 
     @Override
@@ -165,14 +214,24 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
      * 4.7 µs, AMD EPYC, warm). A virtual thread's gets hpio's, whose reads park it rather than pin its carrier.
      * The thread that opens decides: a channel a platform thread opened stays the JDK's when virtual threads read
      * it later.
+     *
+     * <p>Until the engines are started, a virtual thread's plain read-only channel is the JDK's too, and the
+     * first such call has a daemon thread start them: starting them (io_uring's rings, their threads, the
+     * native calls' first linking) takes a cold JVM 150-200 ms, which the program's first
+     * {@code Files.readAllBytes} would otherwise wait for, against the JDK's 1-3 ms. Calls after the start get
+     * hpio's channel. Every other channel starts the engines itself when it is the first: it needs them.
      */
     @Override
     public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
-        if (ChannelOptions.plainRead(options, attrs) && !Thread.currentThread().isVirtual()) {
+        if (!ChannelOptions.plainRead(options, attrs)) {
+            return newFileChannel(path, options, attrs);
+        }
+        EngineRings rings = Thread.currentThread().isVirtual() ? ringsWithoutWaiting() : null;
+        if (rings == null) {
             return delegate.newByteChannel(unwrap(path), options);
         }
-        return newFileChannel(path, options, attrs);
+        return HpioFileChannel.open(rings, delegate, unwrap(path), options, attrs);
     }
 
     // ---- the file system and its paths ----

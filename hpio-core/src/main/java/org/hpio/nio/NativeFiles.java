@@ -43,6 +43,16 @@ final class NativeFiles {
                 && !isPseudoStore(jdkProvider, path);
     }
 
+    /**
+     * Links the native calls a plain read-only open makes first ({@link HpioFileChannel}: statx by name, then
+     * open), by one statx of the root directory, so that the first channel does not pay for linking them.
+     */
+    static void linkReadOnlyOpen() throws IOException {
+        if (NativeAccess.available()) {
+            Statx.of("/", Statx.STATX_TYPE);
+        }
+    }
+
     /** By the JDK's file store; a file whose mount the JDK cannot name is taken to be on a real file system. */
     static boolean isPseudoStore(FileSystemProvider jdkProvider, Path path) {
         try {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -41,6 +42,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static java.nio.file.StandardOpenOption.CREATE;
@@ -628,6 +631,73 @@ class HpioChannelsTest {
         NoSuchFileException missing = assertThrows(NoSuchFileException.class,
                 () -> Files.newByteChannel(viaHpio.resolveSibling("missing")));
         assertEquals(dir.resolve("missing").toString(), missing.getMessage());
+    }
+
+    @Test
+    void untilTheEnginesAreStartedAVirtualThreadsPlainReadIsTheJdksWhileAThreadOfItsOwnStartsThem() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        byte[] bytes = FileChannelContract.bytes(0, 1024);
+        Path file = Files.write(dir.resolve("f"), bytes);
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicInteger starts = new AtomicInteger();
+            AtomicBoolean started = new AtomicBoolean();
+            HpioFileSystemProvider.EngineSource slow = new HpioFileSystemProvider.EngineSource() {
+                @Override
+                public IoEngine engine() {
+                    return running.engine();
+                }
+
+                @Override
+                public List<IoEngine> rings() throws IOException {
+                    starts.incrementAndGet();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        throw new InterruptedIOException("start interrupted");
+                    }
+                    started.set(true);
+                    return List.of(running.engine());
+                }
+
+                @Override
+                public boolean ringsStarted() {
+                    return started.get();
+                }
+            };
+            HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), slow);
+            Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+            // While the start waits, every such call gets the JDK's channel at once, and one start is asked for.
+            for (int i = 0; i < 3; i++) {
+                assertFalse(onVirtualThread(() -> {
+                    try (var ch = Files.newByteChannel(viaHpio)) {
+                        return HpioChannels.isHpio(ch);
+                    }
+                }).get(30, TimeUnit.SECONDS), "the JDK's channel, not a wait for the start");
+                assertArrayEquals(bytes, onVirtualThread(() -> Files.readAllBytes(viaHpio)).get(30, TimeUnit.SECONDS));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (starts.get() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(1, starts.get(), "one start, on a thread of its own, however many calls came meanwhile");
+            release.countDown();
+            boolean hpios = false;
+            while (!hpios && System.nanoTime() < deadline) {
+                hpios = onVirtualThread(() -> {
+                    try (var ch = Files.newByteChannel(viaHpio)) {
+                        return HpioChannels.isHpio(ch);
+                    }
+                }).get(30, TimeUnit.SECONDS);
+                Thread.sleep(hpios ? 0 : 5);
+            }
+            assertTrue(hpios, "once started, a virtual thread's plain read is hpio's");
+            assertArrayEquals(bytes, onVirtualThread(() -> Files.readAllBytes(viaHpio)).get(30, TimeUnit.SECONDS));
+            assertEquals(1, starts.get());
+            try (var ch = Files.newByteChannel(viaHpio)) {
+                assertFalse(HpioChannels.isHpio(ch), "a platform thread's stays the JDK's");
+            }
+        }
     }
 
     /** An I/O call for {@link #onOwnThread}. */

@@ -82,14 +82,14 @@ final class NioReport {
         if (!small.isEmpty()) {
             Table t = new Table("(d) Files.readAllBytes of " + NioSettings.SMALL_FILE_BYTES + "-byte files, warm",
                     List.of("configuration", "provider", "thread", "channel", "calls / s", "µs / call",
-                            "CPU µs / call", "p50 µs", "p99 µs"));
+                            "CPU µs / call", "p50 µs", "p99 µs", "first call ms"));
             for (NioConfig.Measured m : small) {
                 String channel = m.figures().get("channel");
                 t.row(m.name(), provider(m), m.figures().getOrDefault("thread", "?"),
                         channel == null ? "?" : channel.startsWith("org.hpio.") ? "hpio's" : "the JDK's",
                         format("%.0f", m.number("iops")), format("%.2f", 1e6 / m.number("iops")),
                         format("%.2f", m.number("cpu-per-io")), format("%.2f", m.number("p50")),
-                        format("%.2f", m.number("p99")));
+                        format("%.2f", m.number("p99")), format("%.1f", m.number("first-call-ms")));
             }
             report.table(t.note("The obvious call, from one platform thread, and from one virtual thread (-vt): "
                     + SmallFileReads.FILES + " files read round robin, just written so in the page cache, every "
@@ -98,7 +98,11 @@ final class NioReport {
                     + "second path walk, hpio's type check by name), a virtual thread's is hpio's: its open, size, "
                     + "reads (served at once from the page cache, no engine round trip) and close, whose cold reads "
                     + "park the thread rather than pin its carrier. Not one of the issue's targets: the price of "
-                    + "installing the provider for code that reads small files."));
+                    + "installing the provider for code that reads small files. First call: the row's JVM's first "
+                    + "Files.readAllBytes, its start-up included (each row is a JVM of its own); until hpio's engines "
+                    + "are started, which its first such call on a virtual thread asks a thread of its own to do, a "
+                    + "virtual thread's call is the JDK's channel too. The channel column is the one the timed calls "
+                    + "got, after the warm-up."));
         }
         Table targets = targets(report, measured, s);
         if (!targets.rows().isEmpty()) {

@@ -91,6 +91,9 @@ class NioSuiteTest {
         assertEquals(Map.of("jdk-readall-1k", "platform the JDK's", "hpio-readall-1k", "platform the JDK's",
                 "jdk-readall-1k-vt", "virtual the JDK's", "hpio-readall-1k-vt", "virtual hpio's"), served,
                 "hpio's provider leaves a platform thread's plain read to the JDK's channel, not a virtual thread's");
+        int firstCall = small.columns().indexOf("first call ms");
+        assertTrue(small.rows().stream().allMatch(r -> Double.parseDouble(r.get(firstCall)) > 0),
+                "every small-file row times its JVM's first call");
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-heap64k-vt2000 / jdk-heap64k-vt2000")),
                 "the heap buffers' rows are compared");
         assertTrue(sqPoll || report.notes().stream().anyMatch(n -> n.contains("left out")), "the SQPOLL rows' absence is said");

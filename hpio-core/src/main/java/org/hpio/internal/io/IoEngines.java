@@ -117,6 +117,11 @@ public final class IoEngines {
         return rings;
     }
 
+    /** Whether {@link #sharedRings()} has opened its engines (then asking for them costs nothing). */
+    public static boolean sharedRingsStarted() {
+        return sharedRings != null;
+    }
+
     /**
      * {@value #RINGS_PROPERTY}, or by default one ring per core up to two (the depth measured; more cores
      * have not been). An IllegalArgumentException names a value outside 1 to 64.
