@@ -167,11 +167,18 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     private void startInBackground() {
         try {
             rings();
-            NativeFiles.linkReadOnlyOpen();
         } catch (IOException | RuntimeException e) {
             // The next channel that needs the engines starts them itself and reports the failure to its caller.
             System.getLogger(HpioFileSystemProvider.class.getName()).log(System.Logger.Level.WARNING,
                     "starting hpio's engines in the background failed: " + e.getMessage());
+            return;
+        }
+        try {
+            NativeFiles.linkReadOnlyOpen();
+        } catch (IOException | RuntimeException e) {
+            // Only an early linking: the first channel's own statx reports what is wrong.
+            System.getLogger(HpioFileSystemProvider.class.getName()).log(System.Logger.Level.DEBUG,
+                    "statx of / failed: " + e.getMessage());
         }
     }
 
