@@ -151,12 +151,8 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
      * {@link #newByteChannel}).
      */
     private EngineRings ringsWithoutWaiting() throws IOException {
-        EngineRings rings = startedRings;
-        if (rings != null && !rings.first().isClosed()) {
-            return rings;
-        }
-        if (engines.ringsStarted()) {
-            return rings();
+        if (startedRings != null || engines.ringsStarted()) {
+            return rings();   // started (or closed, at shutdown: then null)
         }
         if (backgroundStart.compareAndSet(false, true)) {
             Thread.ofPlatform().daemon().name("hpio-engine-start").start(this::startInBackground);

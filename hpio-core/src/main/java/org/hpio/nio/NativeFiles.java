@@ -44,8 +44,8 @@ final class NativeFiles {
     }
 
     /**
-     * Links the native calls a plain read-only open makes first ({@link HpioFileChannel}: statx by name, then
-     * open), by one statx of the root directory, so that the first channel does not pay for linking them.
+     * Links the statx by name that a plain read-only open makes first ({@link HpioFileChannel}), by one statx of
+     * the root directory, so that the first such channel does not pay for linking it.
      */
     static void linkReadOnlyOpen() throws IOException {
         if (NativeAccess.available()) {

@@ -619,12 +619,7 @@ class HpioChannelsTest {
             assertTrue(HpioChannels.isHpio(readWrite), "more than a plain read: hpio's");
             assertTrue(HpioChannels.isHpio(fileChannel), "FileChannel.open asks for hpio's by name");
         }
-        CompletableFuture<Boolean> virtual = onVirtualThread(() -> {
-            try (var plain = Files.newByteChannel(viaHpio)) {
-                return HpioChannels.isHpio(plain);
-            }
-        });
-        assertTrue(virtual.get(30, TimeUnit.SECONDS), "a virtual thread's: hpio's, whose reads park it");
+        assertTrue(plainByteChannelIsHpiosOnVirtualThread(viaHpio), "a virtual thread's: hpio's, whose reads park it");
         assertArrayEquals(FileChannelContract.bytes(0, 1024), Files.readAllBytes(viaHpio));
         assertArrayEquals(FileChannelContract.bytes(0, 1024), onVirtualThread(() -> Files.readAllBytes(viaHpio))
                 .get(30, TimeUnit.SECONDS));
@@ -672,11 +667,7 @@ class HpioChannelsTest {
             Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
             // While the start waits, every such call gets the JDK's channel at once, and one start is asked for.
             for (int i = 0; i < 3; i++) {
-                assertFalse(onVirtualThread(() -> {
-                    try (var ch = Files.newByteChannel(viaHpio)) {
-                        return HpioChannels.isHpio(ch);
-                    }
-                }).get(30, TimeUnit.SECONDS), "the JDK's channel, not a wait for the start");
+                assertFalse(plainByteChannelIsHpiosOnVirtualThread(viaHpio), "the JDK's channel, not a wait for the start");
                 assertArrayEquals(bytes, onVirtualThread(() -> Files.readAllBytes(viaHpio)).get(30, TimeUnit.SECONDS));
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -687,11 +678,7 @@ class HpioChannelsTest {
             release.countDown();
             boolean hpios = false;
             while (!hpios && System.nanoTime() < deadline) {
-                hpios = onVirtualThread(() -> {
-                    try (var ch = Files.newByteChannel(viaHpio)) {
-                        return HpioChannels.isHpio(ch);
-                    }
-                }).get(30, TimeUnit.SECONDS);
+                hpios = plainByteChannelIsHpiosOnVirtualThread(viaHpio);
                 Thread.sleep(hpios ? 0 : 5);
             }
             assertTrue(hpios, "once started, a virtual thread's plain read is hpio's");
@@ -701,6 +688,15 @@ class HpioChannelsTest {
                 assertFalse(HpioChannels.isHpio(ch), "a platform thread's stays the JDK's");
             }
         }
+    }
+
+    /** Whether a virtual thread's {@code Files.newByteChannel(path)} (a plain read-only one) is hpio's. */
+    private static boolean plainByteChannelIsHpiosOnVirtualThread(Path path) throws Exception {
+        return onVirtualThread(() -> {
+            try (var ch = Files.newByteChannel(path)) {
+                return HpioChannels.isHpio(ch);
+            }
+        }).get(30, TimeUnit.SECONDS);
     }
 
     /** An I/O call for {@link #onOwnThread}. */

@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class SmallFileReads {
     static final int FILES = 64;
+    /** How long a virtual-thread row reads on between looks at which channel it gets (see {@link #run}). */
+    private static final long WAIT_SLICE_NANOS = 50_000_000L;
 
     private SmallFileReads() {
     }
@@ -93,17 +95,19 @@ final class SmallFileReads {
             throw new IOException("the first call read other bytes than " + files[0] + " holds");
         }
         result.put("first-call-ms", firstNanos / 1e6);
-        result.put("provider", files[0].getFileSystem().provider().getClass().getName());
+        String provider = files[0].getFileSystem().provider().getClass().getName();
+        result.put("provider", provider);
         result.put("thread", Thread.currentThread().isVirtual() ? "virtual" : "platform");
         read(files, expected, (long) (warmupSeconds * 1e9), null);
         long extra = JitQuiet.warmUntilQuiet(warmupSeconds, nanos -> read(files, expected, nanos, null));
         String channel = channel(files[0]);
         // hpio's provider gives a virtual thread the JDK's channel until its engines are started (by a thread of
         // its own, asked by the first call): the timed calls must be on the channel of its steady state.
+        boolean awaitsHpios = Thread.currentThread().isVirtual() && provider.startsWith("org.hpio.");
         long startWait = System.nanoTime();
-        while (Thread.currentThread().isVirtual() && result.get("provider").toString().startsWith("org.hpio.")
-                && !channel.startsWith("org.hpio.") && System.nanoTime() - startWait < 10_000_000_000L) {
-            extra += read(files, expected, 50_000_000L, null) > 0 ? 50_000_000L : 0;
+        while (awaitsHpios && !channel.startsWith("org.hpio.") && System.nanoTime() - startWait < 10_000_000_000L) {
+            read(files, expected, WAIT_SLICE_NANOS, null);
+            extra += WAIT_SLICE_NANOS;
             channel = channel(files[0]);
         }
         result.put("channel", channel);   // after the warm-up: the channel the timed calls get
