@@ -32,7 +32,8 @@ final class CachedRead {
     static final long NOT_SERVED = -2;
     /** The largest read tried here: beyond it a read is no longer dominated by fixed costs. */
     static final int MAX_BYTES = 64 << 10;
-    private static final StagingSlots STAGING = new StagingSlots(MAX_BYTES,
+    /** Page-aligned staging for heap buffers, shared with {@link CallingThreadWrite}. */
+    static final StagingSlots STAGING = new StagingSlots(MAX_BYTES,
             2 * Runtime.getRuntime().availableProcessors());
 
     private CachedRead() {

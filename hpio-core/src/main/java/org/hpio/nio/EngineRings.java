@@ -3,6 +3,7 @@ package org.hpio.nio;
 import org.hpio.internal.io.IoEngine;
 import org.hpio.internal.sys.NativeFile;
 
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -10,43 +11,116 @@ import java.util.List;
  * org.hpio.internal.io.IoEngines#sharedRings}): each thread's calls go to one of them, chosen by its thread id,
  * so a thread's reads queue in one engine's admission order (in turn with the other threads there) and a
  * platform thread reaps the same ring every time. Each call uses the one engine it picked from start to end:
- * its staging memory, its request, its cancellation. Immutable: one instance serves every channel of a provider.
+ * its staging memory, its request, its cancellation. One instance serves every channel of a provider.
+ *
+ * <p>Started or not: channels opened before the engines were started get rings that start them when a call
+ * first needs one ({@link #startedOnFirstUse}); a read the page cache serves, a {@code size} or a close needs
+ * none, so a program that opens a file and reads what is cached never waits for io_uring's set-up (about
+ * 100 ms of a cold JVM, see DESIGN "First calls"). Once started, the engines never change.
  */
 final class EngineRings {
-    private final IoEngine[] engines;
+    /** Starts the engines, or says they cannot be had now. */
+    interface Starter {
+        /**
+         * The engines, started now if need be; null when they cannot be had now (this thread is starting them,
+         * or they are closed: the JVM is shutting down), and the call then goes to the JDK's channel.
+         */
+        List<IoEngine> start() throws IOException;
+    }
 
-    /** Over {@code engines}, the first of them the one named for the channel. */
+    /** The engines; null until {@link #starter} gave them. */
+    private volatile IoEngine[] engines;
+    private final Starter starter;
+
+    /** Over {@code engines}, started, the first of them the one named for the channel. */
     EngineRings(List<IoEngine> engines) {
+        this.engines = array(engines);
+        this.starter = null;
+    }
+
+    private EngineRings(Starter starter) {
+        this.starter = starter;
+    }
+
+    /** Rings whose engines {@code starter} gives when a call first needs one. */
+    static EngineRings startedOnFirstUse(Starter starter) {
+        return new EngineRings(starter);
+    }
+
+    private static IoEngine[] array(List<IoEngine> engines) {
         if (engines.isEmpty()) {
             throw new IllegalArgumentException("no engine");
         }
-        this.engines = engines.toArray(IoEngine[]::new);
+        return engines.toArray(IoEngine[]::new);
     }
 
-    /** The engine for the calling thread's calls. */
-    IoEngine forCurrentThread() {
-        if (engines.length == 1) {
-            return engines[0];
+    /**
+     * The engine for the calling thread's calls, starting the engines if this is the first call to need one;
+     * null when they cannot be had now (see {@link Starter#start}).
+     */
+    IoEngine forCurrentThread() throws IOException {
+        IoEngine[] started = startedOrNull();
+        if (started == null) {
+            return null;
         }
-        return engines[(int) Long.remainderUnsigned(Thread.currentThread().threadId(), engines.length)];
+        if (started.length == 1) {
+            return started[0];
+        }
+        return started[(int) Long.remainderUnsigned(Thread.currentThread().threadId(), started.length)];
     }
 
-    /** The first engine: the one whose closing (the JVM's shutdown) makes new channels the JDK's. */
+    private IoEngine[] startedOrNull() throws IOException {
+        IoEngine[] started = engines;
+        if (started == null) {
+            List<IoEngine> got = starter.start();
+            if (got == null) {
+                return null;
+            }
+            started = array(got);
+            engines = started;   // a racing first call stores the same engines
+        }
+        return started;
+    }
+
+    /** Whether the engines are started (asking for one then costs nothing). */
+    boolean started() {
+        return engines != null;
+    }
+
+    /** The first engine, of started rings: the one whose closing (the JVM's shutdown) makes new channels the JDK's. */
     IoEngine first() {
-        return engines[0];
+        IoEngine[] started = engines;
+        if (started == null) {
+            throw new IllegalStateException("the engines are not started");
+        }
+        return started[0];
     }
 
-    /** Cancels {@code file}'s requests on every engine; how many were cancelled. */
+    /** Cancels {@code file}'s requests on every engine; how many were cancelled (none before the start). */
     int cancelAll(NativeFile file) {
+        IoEngine[] started = engines;
+        if (started == null) {
+            return 0;
+        }
         int cancelled = 0;
-        for (IoEngine engine : engines) {
+        for (IoEngine engine : started) {
             cancelled += engine.cancelAll(file);
         }
         return cancelled;
     }
 
-    /** The engines' kind ("uring" or "threads"): the first one's, which the others repeat. */
-    String name() {
-        return engines[0].name();
+    /**
+     * The engines' kind ("uring" or "threads"): the first one's, which the others repeat; started now if need
+     * be, or null when they cannot be had now.
+     */
+    String name() throws IOException {
+        IoEngine[] started = startedOrNull();
+        return started == null ? null : started[0].name();
+    }
+
+    /** The engines' kind if they are started, without starting them; else "not started". */
+    String nameIfStarted() {
+        IoEngine[] started = engines;
+        return started == null ? "not started" : started[0].name();
     }
 }

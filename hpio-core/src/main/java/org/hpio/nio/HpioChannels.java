@@ -1,6 +1,7 @@
 package org.hpio.nio;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystems;
@@ -58,13 +59,22 @@ public final class HpioChannels {
         return channel instanceof HpioFileChannel || channel instanceof HpioAsynchronousFileChannel;
     }
 
-    /** The engine behind an hpio channel ("uring" or "threads"), or null for any other channel. */
+    /**
+     * The engine behind an hpio channel ("uring" or "threads"), or null for any other channel. A
+     * {@code FileChannel} opened before hpio's engines were started starts them when a call first needs one;
+     * asking this starts them too (and throws {@link UncheckedIOException} if that fails). Null also for an hpio
+     * channel whose engines are closed (the JVM is shutting down: the JDK's channel serves its calls).
+     */
     public static String engineOf(Object channel) {
-        return switch (channel) {
-            case HpioFileChannel c -> c.engineName();
-            case HpioAsynchronousFileChannel c -> c.engineName();
-            default -> null;
-        };
+        try {
+            return switch (channel) {
+                case HpioFileChannel c -> c.engineName();
+                case HpioAsynchronousFileChannel c -> c.engineName();
+                default -> null;
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException("starting hpio's engines failed: " + e.getMessage(), e);
+        }
     }
 
     private static Path local(Path path) {

@@ -297,10 +297,6 @@ final class HpioFileChannel extends FileChannel {
         if (BufferTransfer.remaining(buffers) == 0) {
             return 0;
         }
-        IoEngine engine = engines.forCurrentThread();
-        if (engine.isClosed()) {
-            return jdkTransfer(buffers, read, at);
-        }
         boolean completed = false;
         long moved = 0;
         BufferTransfer transfer = null;
@@ -315,6 +311,19 @@ final class HpioFileChannel extends FileChannel {
                     completed = true;
                     return got == 0 ? -1 : got;
                 }
+            }
+            if (!read && buffers.length == 1 && !options.direct() && !options.dsync() && !options.sync()) {
+                long written = CallingThreadWrite.write(file, buffers[0], at);
+                if (written != CallingThreadWrite.NOT_SERVED) {
+                    completed = true;
+                    return written;
+                }
+            }
+            IoEngine engine = engines.forCurrentThread();   // the engines start with the first call that needs one
+            if (engine == null || engine.isClosed()) {   // closed (the JVM's shutdown), or this thread starts them
+                moved = jdkTransfer(buffers, read, at);
+                completed = true;
+                return moved;
             }
             transfer = BufferTransfer.prepare(engine, buffers, read);
             IoRequest request = submitOrNullIfEngineClosed(engine, transfer.operation(file, at));
@@ -474,7 +483,7 @@ final class HpioFileChannel extends FileChannel {
     public void force(boolean metaData) throws IOException {
         ensureOpen();
         IoEngine engine = engines.forCurrentThread();
-        if (engine.isClosed()) {
+        if (engine == null || engine.isClosed()) {
             jdk().force(metaData);
             return;
         }
@@ -591,13 +600,17 @@ final class HpioFileChannel extends FileChannel {
         }
     }
 
-    /** The engine serving this channel ("uring" or "threads"). */
-    String engineName() {
+    /**
+     * The engine serving this channel ("uring" or "threads"), started now if no call has needed one yet; null
+     * when the engines are closed (the JVM is shutting down: the JDK's channel then serves the calls).
+     */
+    String engineName() throws IOException {
         return engines.name();
     }
 
+    /** Names the engine only if started: printing a channel never starts one. */
     @Override
     public String toString() {
-        return "HpioFileChannel[" + file.path() + ", " + engines.name() + "]";
+        return "HpioFileChannel[" + file.path() + ", " + engines.nameIfStarted() + "]";
     }
 }

@@ -43,8 +43,10 @@ import static org.hpio.nio.HpioPath.unwrap;
  * <p>Installed for the whole JVM:
  * <pre>{@code java -Djava.nio.file.spi.DefaultFileSystemProvider=org.hpio.nio.HpioFileSystemProvider ...}</pre>
  * The JDK then constructs it (with the platform's provider) when the default file system is first asked for,
- * very early. Nothing here touches a file while the class loads or the provider is built: the engine starts
- * with the first channel. Paths of the default file system are then {@link HpioPath}s, whose provider is this.
+ * very early. Nothing here touches a file while the class loads or the provider is built: a daemon thread
+ * links the native calls a first channel makes ({@link NativeFiles#warmUpInBackground}), and the engines start
+ * when a channel's call first needs one. Paths of the default file system are then {@link HpioPath}s, whose
+ * provider is this.
  *
  * <p>Explicitly, without the property: {@link HpioChannels}.
  */
@@ -102,12 +104,20 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
      * and removed: a tenth of the provider's part of opening a small file); null until then.
      */
     private volatile EngineRings startedRings;
+    /** The rings of channels opened before the engines were started: they start them on first need. */
+    private final EngineRings ringsOnFirstUse = EngineRings.startedOnFirstUse(new EngineRings.Starter() {
+        @Override
+        public List<IoEngine> start() throws IOException {   // a class, not a lambda: no lambda bootstrap at boot
+            return startedEngines();
+        }
+    });
     /** Set once a virtual thread's plain read found the engines not started and asked for them in the background. */
     private final AtomicBoolean backgroundStart = new AtomicBoolean();
 
     /** Wraps {@code delegate}, the platform's default provider (what the JDK passes when it installs this one). */
     public HpioFileSystemProvider(FileSystemProvider delegate) {
         this(delegate, SHARED);
+        NativeFiles.warmUpInBackground();
     }
 
     /** With channels on the engines {@code engines} gives (tests: one engine or the other). */
@@ -124,25 +134,48 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
 
     // ---- hpio's channels ----
 
+    /**
+     * hpio's {@code FileChannel} on a regular file. Opening one does not start the engines: until they are
+     * started, a channel's engines start when one of its calls first needs one (a read the page cache cannot
+     * serve at once, a write, a force: {@link EngineRings#startedOnFirstUse}), so a cold JVM's first
+     * {@code FileChannel.open} and read of a cached file costs the native calls' first linking, not io_uring's
+     * set-up.
+     */
     @Override
     public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
-        EngineRings rings = rings();
+        EngineRings rings = ringsForNewChannel();
         if (rings == null) {
             return delegate.newFileChannel(unwrap(path), options, attrs);
         }
         return HpioFileChannel.open(rings, delegate, unwrap(path), options, attrs);
     }
 
+    /**
+     * The engines for a new FileChannel: the started ones, or before the start {@link #ringsOnFirstUse}; null
+     * when this thread is starting them or they are closed (the caller then opens the JDK's channel).
+     */
+    private EngineRings ringsForNewChannel() throws IOException {
+        if (startedRings != null || engines.ringsStarted()) {
+            return rings();
+        }
+        return STARTING_ENGINE.get() != null ? null : ringsOnFirstUse;
+    }
+
     /** The engines, started now if need be; null when this thread is starting them or they are closed. */
     private EngineRings rings() throws IOException {
         EngineRings rings = startedRings;
         if (rings == null || rings.first().isClosed()) {
-            List<IoEngine> started = unlessStarting(engines::rings, List::getFirst);
+            List<IoEngine> started = startedEngines();
             rings = started == null ? null : new EngineRings(started);
             startedRings = rings;
         }
         return rings;
+    }
+
+    /** The engines, started now if need be; null when this thread is starting them or they are closed. */
+    private List<IoEngine> startedEngines() throws IOException {
+        return unlessStarting(engines::rings, List::getFirst);
     }
 
     /**

@@ -4,12 +4,16 @@ import org.hpio.internal.sys.FileSystemType;
 import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Statx;
+import org.hpio.internal.sys.Syscalls;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.spi.FileSystemProvider;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** hpio's own descriptor beside the JDK's channel on the same file. */
 final class NativeFiles {
@@ -52,6 +56,38 @@ final class NativeFiles {
             Statx.of("/", Statx.STATX_TYPE);
         }
     }
+
+    /**
+     * Prepares, on a daemon thread of its own ({@code hpio-native-warm-up}), the native calls a first channel
+     * makes: the Foreign Function linker's own start-up and each call's linking cost a cold JVM 60-80 ms, which
+     * the first {@code FileChannel.open} and read would otherwise wait for. Once per JVM, and only where hpio's
+     * module was granted native access explicitly ({@code --enable-native-access}): elsewhere a native call
+     * makes the JVM print a warning, which a program that never opens a channel must not see. A failure is only
+     * logged (DEBUG): the first channel then links the calls itself and reports what is wrong.
+     */
+    static void warmUpInBackground() {
+        if (!WARM_UP_STARTED.compareAndSet(false, true) || !NativeFiles.class.getModule().isNativeAccessEnabled()) {
+            return;
+        }
+        Thread.ofPlatform().daemon().name("hpio-native-warm-up").start(() -> {
+            try {
+                linkReadOnlyOpen();
+                if (NativeAccess.available()) {
+                    Syscalls.exerciseChannelCalls();
+                }
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, CachedRead.class,
+                        CallingThreadWrite.class, BufferTransfer.class, NativeFile.class, NativeFile.Lease.class)) {
+                    lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
+                }
+            } catch (IOException | RuntimeException | LinkageError | IllegalAccessException e) {
+                System.getLogger(NativeFiles.class.getName()).log(System.Logger.Level.DEBUG,
+                        "preparing hpio's native calls failed: " + e);
+            }
+        });
+    }
+
+    private static final AtomicBoolean WARM_UP_STARTED = new AtomicBoolean();
 
     /** By the JDK's file store; a file whose mount the JDK cannot name is taken to be on a real file system. */
     static boolean isPseudoStore(FileSystemProvider jdkProvider, Path path) {

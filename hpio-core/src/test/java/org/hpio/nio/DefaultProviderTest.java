@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -115,13 +116,36 @@ class DefaultProviderTest {
         assertTrue(r.stdout().contains("roundtrip=ok"), r.describe());
     }
 
+    /**
+     * The provider prepares its native calls in the background only where native access was granted: a program
+     * that never opens an hpio channel must not get the JVM's warning about a restricted call.
+     */
+    @Test
+    void aProgramThatOpensNoHpioChannelGetsNoNativeAccessWarning() throws Exception {
+        Files.writeString(dir.resolve("paths-only.txt"), "hello");
+        for (boolean granted : new boolean[] {false, true}) {
+            String out = run(List.of(PROPERTY), granted, PathsOnlyProgram.class, dir.toString());
+            assertTrue(out.contains("exists=true read=hello provider=" + HpioFileSystemProvider.class.getName()), out);
+            assertTrue(out.contains("paths=ok"), out);
+            assertFalse(out.contains("WARNING"), "native access " + (granted ? "granted" : "not granted") + ":\n" + out);
+        }
+    }
+
     private String run(List<String> jvmOptions) throws IOException, InterruptedException {
         return run(jvmOptions, UnmodifiedProgram.class, dir.toString());
     }
 
     private String run(List<String> jvmOptions, Class<?> main, String... args) throws IOException, InterruptedException {
+        return run(jvmOptions, true, main, args);
+    }
+
+    private String run(List<String> jvmOptions, boolean nativeAccess, Class<?> main, String... args)
+            throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m"));
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m"));
+        if (nativeAccess) {
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));

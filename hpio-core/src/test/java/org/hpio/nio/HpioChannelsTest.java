@@ -4,6 +4,7 @@ import org.hpio.internal.io.IoEngines;
 import org.hpio.testing.NativeCalls;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.IoEngine;
+import org.hpio.internal.sys.Syscalls;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -619,6 +620,7 @@ class HpioChannelsTest {
             assertTrue(HpioChannels.isHpio(readWrite), "more than a plain read: hpio's");
             assertTrue(HpioChannels.isHpio(fileChannel), "FileChannel.open asks for hpio's by name");
         }
+        IoEngines.sharedRings();   // started: until then a virtual thread's is the JDK's (see the test below)
         assertTrue(plainByteChannelIsHpiosOnVirtualThread(viaHpio), "a virtual thread's: hpio's, whose reads park it");
         assertArrayEquals(FileChannelContract.bytes(0, 1024), Files.readAllBytes(viaHpio));
         assertArrayEquals(FileChannelContract.bytes(0, 1024), onVirtualThread(() -> Files.readAllBytes(viaHpio))
@@ -687,6 +689,146 @@ class HpioChannelsTest {
             try (var ch = Files.newByteChannel(viaHpio)) {
                 assertFalse(HpioChannels.isHpio(ch), "a platform thread's stays the JDK's");
             }
+        }
+    }
+
+    @Test
+    void aFileChannelOpenedBeforeTheEnginesAreStartedStartsThemOnlyWhenACallNeedsOne() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        byte[] bytes = FileChannelContract.bytes(0, 4096);
+        Path file = Files.write(dir.resolve("f"), bytes);   // just written: cached
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            StartCountingSource source = new StartCountingSource(running.engine());
+            HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), source);
+            try (FileChannel unused = provider.newFileChannel(file, Set.of(READ))) {
+                assertTrue(HpioChannels.isHpio(unused));
+            }
+            FileChannel ch = provider.newFileChannel(file, Set.of(READ, WRITE));
+            assertTrue(HpioChannels.isHpio(ch));
+            assertTrue(ch.toString().endsWith(", not started]"), ch.toString());
+            ByteBuffer dst = ByteBuffer.allocate(4096);
+            assertEquals(4096, ch.read(dst, 0));
+            assertArrayEquals(bytes, dst.array());
+            assertEquals(4096, ch.size());
+            assertEquals(3, ch.write(ByteBuffer.wrap(new byte[] {7, 8, 9}), 4096));
+            assertEquals(0, source.starts(), "opening, closing, a cached read, size, a platform thread's small write");
+            ch.force(false);
+            assertEquals(1, source.starts(), "a force needs an engine: the engines start");
+            assertTrue(ch.toString().endsWith(", uring]"), ch.toString());
+            ByteBuffer end = ByteBuffer.allocate(3);
+            assertEquals(3, onVirtualThread(() -> ch.read(end, 4096)).get(30, TimeUnit.SECONDS));
+            assertArrayEquals(new byte[] {7, 8, 9}, end.array());
+            ch.close();
+            assertEquals(1, source.starts());
+            try (FileChannel second = provider.newFileChannel(file, Set.of(READ))) {
+                assertTrue(second.toString().endsWith(", uring]"), "later channels get the started engines");
+            }
+            assertEquals(1, source.starts());
+        }
+    }
+
+    @Test
+    void aLateStartIsMadeOnceForEveryChannelAndByWhicheverCallFirstNeedsTheEngine() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        byte[] bytes = FileChannelContract.bytes(0, 256 << 10);
+        Path file = Files.write(dir.resolve("f"), bytes);
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            // A read larger than what is served at once from the page cache goes to the engine.
+            StartCountingSource source = new StartCountingSource(running.engine());
+            HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), source);
+            try (FileChannel a = provider.newFileChannel(file, Set.of(READ));
+                 FileChannel b = provider.newFileChannel(file, Set.of(READ))) {
+                ByteBuffer all = ByteBuffer.allocate(bytes.length);
+                assertEquals(bytes.length, a.read(all, 0));
+                assertArrayEquals(bytes, all.array());
+                assertEquals(1, source.starts());
+                assertTrue(b.toString().endsWith(", uring]"), "a channel opened before the start sees it: " + b);
+                assertEquals(bytes.length, b.read(all.clear(), 0));
+                assertEquals(1, source.starts());
+            }
+            // A virtual thread's write goes to the engine (it must park, not pin its carrier in a pwrite).
+            StartCountingSource second = new StartCountingSource(running.engine());
+            provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), second);
+            try (FileChannel ch = provider.newFileChannel(dir.resolve("w"), Set.of(CREATE, WRITE))) {
+                assertEquals(3, onVirtualThread(() -> ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}))).get(30, TimeUnit.SECONDS));
+                assertEquals(1, second.starts());
+            }
+            assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(dir.resolve("w")));
+            // Asking which engine serves a channel starts them.
+            StartCountingSource third = new StartCountingSource(running.engine());
+            provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), third);
+            try (FileChannel ch = provider.newFileChannel(file, Set.of(READ))) {
+                assertEquals(0, third.starts());
+                assertEquals("uring", HpioChannels.engineOf(ch));
+                assertEquals(1, third.starts());
+            }
+        }
+    }
+
+    @Test
+    void aPlatformThreadsSmallBufferedWriteIsMadeAtOnceWithoutTheEngine() throws Exception {
+        Path file = dir.resolve("w");
+        try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(EngineConfig.defaults());
+             FileChannel ch = held.opener().open(file, CREATE, READ, WRITE)) {
+            assertTrue(HpioChannels.isHpio(ch));
+            // On this engine a request waits until released: each write below must be made without one.
+            CompletableFuture<Long> writes = onOwnThread(() -> {
+                long n = ch.write(ByteBuffer.wrap(FileChannelContract.bytes(0, 4096)));
+                ByteBuffer direct = ByteBuffer.allocateDirect(4096).put(FileChannelContract.bytes(4096, 4096)).flip();
+                n += ch.write(direct, 4096);
+                assertEquals(4096, ch.position(), "a positional write leaves the position");
+                assertEquals(0, direct.remaining());
+                ByteBuffer readOnly = ByteBuffer.wrap(FileChannelContract.bytes(8192, 100)).asReadOnlyBuffer();
+                n += ch.position(8192).write(readOnly);
+                assertEquals(0, readOnly.remaining());
+                return n;
+            });
+            assertEquals(8292, writes.get(30, TimeUnit.SECONDS));
+            assertEquals(0, held.engine().inFlight());
+            assertEquals(8292, ch.position());
+            held.release().run();
+            ch.force(false);
+        }
+        assertArrayEquals(FileChannelContract.bytes(0, 8292), Files.readAllBytes(file));
+    }
+
+    @Test
+    void preparingTheNativeCallsAheadLeavesNoDescriptorOpen() throws Exception {
+        NativeCalls.assumeOn("hpio's native calls");
+        long descriptors = openDescriptors();
+        Syscalls.exerciseChannelCalls();
+        assertEquals(descriptors, openDescriptors());
+    }
+
+    /** A source whose engines are started only when a call asks for them (as the shared one's); counts the starts. */
+    private static final class StartCountingSource implements HpioFileSystemProvider.EngineSource {
+        private final IoEngine engine;
+        private int starts;
+
+        StartCountingSource(IoEngine engine) {
+            this.engine = engine;
+        }
+
+        @Override
+        public IoEngine engine() {
+            return engine;
+        }
+
+        @Override
+        public synchronized List<IoEngine> rings() {
+            if (starts == 0) {
+                starts++;
+            }
+            return List.of(engine);
+        }
+
+        @Override
+        public synchronized boolean ringsStarted() {
+            return starts > 0;
+        }
+
+        synchronized int starts() {
+            return starts;
         }
     }
 

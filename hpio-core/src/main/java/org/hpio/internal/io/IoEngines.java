@@ -22,7 +22,6 @@ public final class IoEngines {
     /** How many io_uring engines {@link #sharedRings} spreads blocking channel calls over (1 to 64). */
     public static final String RINGS_PROPERTY = "hpio.engine.rings";
 
-    private static final System.Logger LOG = System.getLogger(IoEngines.class.getName());
     private static final Set<IoEngine> OPEN = ConcurrentHashMap.newKeySet();
     private static volatile boolean fallbackLogged;
     /** Why the automatic choice last fell back from io_uring, or null. */
@@ -31,16 +30,36 @@ public final class IoEngines {
     private static volatile List<IoEngine> sharedRings;
     private static final ReentrantLock SHARED_LOCK = new ReentrantLock();
 
-    static {
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("hpio-engine-shutdown").unstarted(() -> {
-            for (IoEngine engine : OPEN) {
-                try {
-                    engine.close();
-                } catch (IOException | RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "closing " + engine.name() + " engine at exit: " + e);
-                }
+    /**
+     * The shutdown hook that closes every open engine, registered with the first engine (not when this class
+     * loads: a program's first channel may need no engine, and the hook's set-up is part of a cold JVM's first call).
+     */
+    private static final class ShutdownHook {
+        static {
+            try {
+                Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("hpio-engine-shutdown").unstarted(() -> {
+                    for (IoEngine engine : OPEN) {
+                        try {
+                            engine.close();
+                        } catch (IOException | RuntimeException e) {
+                            log().log(System.Logger.Level.WARNING, "closing " + engine.name() + " engine at exit: " + e);
+                        }
+                    }
+                }));
+            } catch (IllegalStateException e) {
+                // The JVM is already shutting down (the first engine started from a shutdown hook): the process
+                // ends with it, and its kernel resources with the process.
             }
-        }));
+        }
+
+        static void ensureRegistered() {
+            // the class's initialization registers it, once
+        }
+    }
+
+    /** The logger, made when something is logged (making it loads the logging service: milliseconds of a cold JVM). */
+    private static System.Logger log() {
+        return System.getLogger(IoEngines.class.getName());
     }
 
     private IoEngines() {
@@ -154,7 +173,7 @@ public final class IoEngines {
             try {
                 rings.add(openUring(first.config()));
             } catch (IOException | RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "channel calls stay on " + rings.size()
+                log().log(System.Logger.Level.WARNING, "channel calls stay on " + rings.size()
                         + " io_uring engine(s): another could not be opened: " + e.getMessage());
                 break;
             }
@@ -169,7 +188,7 @@ public final class IoEngines {
             uringRefusal = e.getMessage();
             if (!fallbackLogged && NativeAccess.available()) { // else NativeAccess said why
                 fallbackLogged = true;
-                LOG.log(System.Logger.Level.INFO, "io_uring unavailable, using the thread-pool engine: " + e.getMessage());
+                log().log(System.Logger.Level.INFO, "io_uring unavailable, using the thread-pool engine: " + e.getMessage());
             }
             return ThreadPoolEngine.open(config);
         }
@@ -181,6 +200,7 @@ public final class IoEngines {
     }
 
     private static IoEngine register(IoEngine engine) {
+        ShutdownHook.ensureRegistered();
         OPEN.add(engine);
         return engine;
     }

@@ -125,6 +125,38 @@ public final class Syscalls {
     private Syscalls() {
     }
 
+    /**
+     * Makes each system call a channel's first calls make (open, lseek, preadv2, pread, pwrite, close) once, on
+     * harmless arguments, so that their downcalls and call sites are linked: for a thread that prepares them
+     * ahead of the first channel (see {@code NativeFiles#warmUpInBackground}). It opens the root directory read
+     * only, asks its size, reads from it (refused: EISDIR), writes to no descriptor (EBADF) and closes it.
+     */
+    public static void exerciseChannelCalls() throws IOException {
+        int fd = open("/", O_RDONLY, 0);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = arena.allocate(4096, 4096);
+            size(fd, "/");
+            refused(() -> preadNoWait(fd, buffer, 0, "/"));
+            refused(() -> pread(fd, buffer, 0, "/"));
+            refused(() -> pwrite(-1, buffer, 0, "(none)"));
+        } finally {
+            close(fd, "/");
+        }
+    }
+
+    private interface Exercise {
+        long run() throws IOException;
+    }
+
+    /** Runs a call that is expected to fail; its failure is the expected answer. */
+    private static void refused(Exercise call) {
+        try {
+            call.run();
+        } catch (IOException expected) {
+            // EISDIR, EBADF: the call was made and its call site linked
+        }
+    }
+
     /** A downcall handle to libc's {@code name} whose first parameter is the errno capture segment. */
     static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
         Linker.Option[] options = new Linker.Option[extra.length + 1];
