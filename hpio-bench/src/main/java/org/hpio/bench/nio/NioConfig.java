@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One row of the suite: which kind ({@code afc}, {@code vthreads}, {@code heap}, {@code flood}, {@code small}, or the engine's own
+ * One row of the suite: which kind ({@code afc}, {@code vthreads}, {@code heap}, {@code flood}, {@code small},
+ * {@code first-read}, {@code first-write}, or the engine's own
  * {@code uring}), on whose provider ({@code jdk}, {@code hpio}, {@code hpio-sqpoll}: hpio's with a kernel
  * submission thread, or {@code hpio-1ring}: hpio's with every FileChannel call on the shared engine alone), at which queue depth or
  * thread count; and, once measured, its figures as the child printed them.
@@ -25,6 +26,12 @@ record NioConfig(String kind, String provider, int parameter) {
     static final String SMALL = "small";
     /** The same from one virtual thread (the provider gives a virtual thread's plain read hpio's channel). */
     static final String SMALL_VT = "small-vt";
+    /** A cold JVM's first FileChannel: open, one read of a small file, close (see {@link FirstChannelCall}). */
+    static final String FIRST_READ = "first-read";
+    /** The same with one write of a new file. */
+    static final String FIRST_WRITE = "first-write";
+    /** The report's part for both first-call kinds. */
+    static final String FIRST = "first";
     static final String URING = "uring";
     static final List<String> KINDS = List.of(AFC, VTHREADS, FLOOD);
     /** hpio's provider on an engine whose ring has a kernel submission thread (SQPOLL). */
@@ -39,7 +46,8 @@ record NioConfig(String kind, String provider, int parameter) {
 
     /**
      * {@code hpio-afc-qd32}, {@code jdk-vt1000}, {@code hpio-heap64k-vt2000}, {@code hpio-flood},
-     * {@code jdk-readall-1k}, {@code hpio-readall-1k-vt}, {@code uring-qd32}.
+     * {@code jdk-readall-1k}, {@code hpio-readall-1k-vt}, {@code hpio-first-read}, {@code jdk-first-read-after-250ms},
+     * {@code uring-qd32}.
      */
     String configuration() {
         return switch (kind) {
@@ -49,6 +57,7 @@ record NioConfig(String kind, String provider, int parameter) {
             case FLOOD -> provider + "-flood";
             case SMALL -> provider + "-readall-" + smallSize();
             case SMALL_VT -> provider + "-readall-" + smallSize() + "-vt";
+            case FIRST_READ, FIRST_WRITE -> provider + "-" + kind + (parameter > 0 ? "-after-" + parameter + "ms" : "");
             default -> "uring-qd" + parameter;
         };
     }
@@ -62,13 +71,21 @@ record NioConfig(String kind, String provider, int parameter) {
         return kind.equals(SMALL) || kind.equals(SMALL_VT);
     }
 
+    /** Whether this row times its JVM's first FileChannel ({@link FirstChannelCall}); its parameter is the pause. */
+    boolean firstCall() {
+        return kind.equals(FIRST_READ) || kind.equals(FIRST_WRITE);
+    }
+
     /**
-     * The part of the report a row belongs to: its kind (both small-file kinds (d)'s); an engine row, (c)'s at
-     * the shared engine's depth, else (b).
+     * The part of the report a row belongs to: its kind (both small-file kinds (d)'s, both first-call kinds
+     * (f)'s); an engine row, (c)'s at the shared engine's depth, else (b).
      */
     String section() {
         if (smallFiles()) {
             return SMALL;
+        }
+        if (firstCall()) {
+            return FIRST;
         }
         if (!kind.equals(URING)) {
             return kind;

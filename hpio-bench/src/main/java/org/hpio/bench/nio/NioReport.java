@@ -104,10 +104,37 @@ final class NioReport {
                     + "virtual thread's call is the JDK's channel too. The channel column is the one the timed calls "
                     + "got, after the warm-up."));
         }
+        firstCalls(report, of(measured, NioConfig.FIRST));
         Table targets = targets(report, measured, s);
         if (!targets.rows().isEmpty()) {
             report.table(targets);
         }
+    }
+
+    /** (f): each first-call row's steps. */
+    private static void firstCalls(SuiteReport report, List<NioConfig.Measured> first) {
+        if (first.isEmpty()) {
+            return;
+        }
+        Table t = new Table("(f) A cold JVM's first FileChannel: open, one " + NioSettings.SMALL_FILE_BYTES
+                + "-byte read or write, close", List.of("configuration", "provider", "pause ms", "channel",
+                "first call ms", "open ms", "read / write ms", "close ms", "threads"));
+        for (NioConfig.Measured m : first) {
+            String channel = m.figures().get("channel");
+            t.row(m.name(), provider(m), format("%.0f", m.number("pause-ms")),
+                    channel == null ? "?" : channel.startsWith("org.hpio.") ? "hpio's" : "the JDK's",
+                    format("%.2f", m.number("first-call-ms")), format("%.2f", m.number("open-ms")),
+                    format("%.2f", m.number("io-ms")), format("%.2f", m.number("close-ms")),
+                    format("%.0f", m.number("threads")));
+        }
+        report.table(t.note("Each row a JVM of its own whose first file I/O is FileChannel.open, one read of a "
+                + "small cached file (or one write of a new one, read back after the timing) and close, each step "
+                + "timed; the median of the rounds. On hpio's provider, what a program pays once for installing "
+                + "it: the Foreign Function linker's start-up and its calls' linking (the provider links them on a "
+                + "thread of its own from its construction, where native access is granted), and io_uring's set-up "
+                + "only when a call needs an engine (a cached read and a platform thread's small write do not). "
+                + "Pause: the row first sleeps that long, standing for the rest of a program's start-up; 0 is the "
+                + "call at once, the worst case. Threads: the JVM's live threads after the call."));
     }
 
     private static List<NioConfig.Measured> of(List<NioConfig.Measured> measured, String section) {
@@ -134,6 +161,12 @@ final class NioReport {
             report.result(name, "peak-live-heap", m.number("peak-live-heap") / MIB, "MiB");
             report.result(name, "peak-heap-used", m.number("peak-heap-used") / MIB, "MiB");
             report.result(name, "checked", m.number("checked-bytes") / MIB, "MiB");
+            return;
+        }
+        if (m.config().firstCall()) {
+            for (String step : List.of("first-call-ms", "open-ms", "io-ms", "close-ms")) {
+                report.result(name, step, m.number(step), "ms");
+            }
             return;
         }
         report.result(name, "iops", m.number("iops"), "ops/s");
@@ -228,6 +261,13 @@ final class NioReport {
             ratio(targets, measured, name(kind, "hpio", NioSettings.SMALL_FILE_BYTES),
                     name(kind, "jdk", NioSettings.SMALL_FILE_BYTES), "calls per second", m -> m.number("iops"),
                     FOR_COMPARISON, null);
+        }
+        for (String kind : List.of(NioConfig.FIRST_READ, NioConfig.FIRST_WRITE)) {
+            for (int pause : List.of(0, NioSettings.FIRST_CALL_PAUSE_MILLIS)) {
+                ratio(targets, measured, new NioConfig(kind, "hpio", pause).configuration(),
+                        new NioConfig(kind, "jdk", pause).configuration(), "first call ms",
+                        m -> m.number("first-call-ms"), FOR_COMPARISON, null);
+            }
         }
         find(measured, "jdk-flood").ifPresent(m -> {
             boolean grew = m.flag("out-of-memory") || m.number("peak-pending") > 2 * s.stagedWrites();

@@ -23,6 +23,8 @@ import java.util.stream.Collectors;
  * NioRow flood FILE WRITES WRITE_BYTES             003's experiment: writes submitted without waiting
  * NioRow small DIR BYTES SECONDS WARMUP            Files.readAllBytes of DIR's small files of BYTES, round robin
  * NioRow small-vt DIR BYTES SECONDS WARMUP         the same from one virtual thread
+ * NioRow first-read DIR PAUSE_MS ...              the JVM's first FileChannel: open, read a small file, close
+ * NioRow first-write DIR PAUSE_MS ...             the same, creating and writing a small file
  * </pre>
  */
 public final class NioRow {
@@ -47,6 +49,10 @@ public final class NioRow {
                         Double.parseDouble(args[4]), false, result);
                 case "small-vt" -> SmallFileReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
                         Double.parseDouble(args[4]), true, result);
+                case "first-read" -> FirstChannelCall.run(file, FirstChannelCall.Op.READ, Integer.parseInt(args[2]),
+                        result);
+                case "first-write" -> FirstChannelCall.run(file, FirstChannelCall.Op.WRITE, Integer.parseInt(args[2]),
+                        result);
                 default -> throw new IllegalArgumentException("unknown row kind " + args[0]);
             }
         } catch (Exception | Error e) {

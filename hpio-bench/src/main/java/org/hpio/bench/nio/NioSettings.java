@@ -36,6 +36,8 @@ record NioSettings(long fileSize, double seconds, double warmupSeconds, int roun
     static final int FLOOD_WRITE_BYTES = 4 << 20;
     /** The size of the small files whose {@code Files.readAllBytes} the {@code small} rows time. */
     static final int SMALL_FILE_BYTES = 1024;
+    /** The first-call rows' pause before the call, standing for the rest of a program's start-up. */
+    static final int FIRST_CALL_PAUSE_MILLIS = 250;
     static final String FLOOD_HEAP = "64m";
     /** The block the heap rows read: 64 KiB, so that their threads' reads want more than the staging budget. */
     static final int HEAP_BLOCK = 64 << 10;

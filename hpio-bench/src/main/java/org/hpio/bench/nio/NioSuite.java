@@ -81,13 +81,13 @@ public final class NioSuite implements Suite {
         report.param("device", BlockQueue.describeDeviceOf(dir));
         List<NioConfig.Measured> measured = new ArrayList<>();
         try {
-            if (reads.stream().anyMatch(r -> !r.smallFiles())) {
+            if (reads.stream().anyMatch(r -> !r.smallFiles() && !r.firstCall())) {
                 try (Progress progress = context.progress("writing " + data.getFileName(), s.fileSize())) {
                     EngineBaseline.createPatternFile(data, s.fileSize(), progress);
                 }
                 PageCache.drop(data);
             }
-            if (reads.stream().anyMatch(NioConfig::smallFiles)) {
+            if (reads.stream().anyMatch(r -> r.smallFiles() || r.firstCall())) {
                 SmallFileReads.create(dir, NioSettings.SMALL_FILE_BYTES);
             }
             List<NioConfig> vthreadReads = reads.stream().filter(r -> r.section().equals(NioConfig.VTHREADS)).toList();
@@ -101,7 +101,8 @@ public final class NioSuite implements Suite {
                         (config, warmUp) -> read(config, data, s, dir), report, progress));
                 readRounds.addAll(vthreadRounds.run(vthreadReads, (config, warmUp) -> read(config, data, s, dir), report,
                         progress));
-                measured.addAll(Medians.byName(readRounds, NioConfig.Measured::name, m -> m.number("iops")));
+                measured.addAll(Medians.byName(readRounds, NioConfig.Measured::name,
+                        m -> m.config().firstCall() ? m.number("first-call-ms") : m.number("iops")));
                 measured.addAll(once.run(floods, (config, warmUp) -> flood(config, s, dir), report, progress));
             }
         } finally {
@@ -155,6 +156,12 @@ public final class NioSuite implements Suite {
         runs.add(new NioConfig(NioConfig.SMALL, "hpio", NioSettings.SMALL_FILE_BYTES));
         runs.add(new NioConfig(NioConfig.SMALL_VT, "jdk", NioSettings.SMALL_FILE_BYTES));
         runs.add(new NioConfig(NioConfig.SMALL_VT, "hpio", NioSettings.SMALL_FILE_BYTES));
+        for (String kind : List.of(NioConfig.FIRST_READ, NioConfig.FIRST_WRITE)) {
+            for (int pause : List.of(0, NioSettings.FIRST_CALL_PAUSE_MILLIS)) {
+                runs.add(new NioConfig(kind, "jdk", pause));
+                runs.add(new NioConfig(kind, "hpio", pause));
+            }
+        }
         return runs;
     }
 
@@ -165,7 +172,8 @@ public final class NioSuite implements Suite {
     /**
      * {@code --configs}: whole names ({@code hpio-afc-qd32}, {@code uring-qd32}), kinds ({@code afc} and
      * {@code vthreads}, each with its uring row; {@code heap}, {@code flood}; {@code small}, the small files' rows
-     * from both kinds of thread, {@code small-vt} the virtual thread's alone) or providers ({@code jdk},
+     * from both kinds of thread, {@code small-vt} the virtual thread's alone; {@code first}, the first-call rows,
+     * {@code first-read} and {@code first-write} each kind's) or providers ({@code jdk},
      * {@code hpio}); empty: all.
      */
     static List<NioConfig> select(List<NioConfig> runs, List<String> names) {
@@ -173,7 +181,8 @@ public final class NioSuite implements Suite {
             return runs;
         }
         List<String> known = new ArrayList<>(List.of("afc", "vthreads", NioConfig.HEAP, "flood", NioConfig.SMALL,
-                NioConfig.SMALL_VT, "jdk", "hpio", NioConfig.HPIO_SQPOLL,
+                NioConfig.SMALL_VT, NioConfig.FIRST, NioConfig.FIRST_READ, NioConfig.FIRST_WRITE, "jdk", "hpio",
+                NioConfig.HPIO_SQPOLL,
                 NioConfig.HPIO_ONE_RING));
         List<NioConfig> all = new ArrayList<>(runs);
         all.addAll(floodConfigs());
@@ -189,7 +198,8 @@ public final class NioSuite implements Suite {
         }
         return runs.stream().filter(r -> names.contains(r.configuration()) || names.contains(r.provider())
                 || names.contains(r.kind())
-                || (r.kind().equals(NioConfig.URING) || r.smallFiles()) && names.contains(r.section())).toList();
+                || (r.kind().equals(NioConfig.URING) || r.smallFiles() || r.firstCall())
+                && names.contains(r.section())).toList();
     }
 
     private static NioConfig.Measured read(NioConfig config, Path data, NioSettings s, Path dir) throws Exception {
@@ -206,7 +216,7 @@ public final class NioSuite implements Suite {
             figures.put("p99", Double.toString(f.p99()));
             return new NioConfig.Measured(config, figures);
         }
-        Path target = config.smallFiles() ? dir : data;   // the small files' directory
+        Path target = config.smallFiles() || config.firstCall() ? dir : data;   // the small files' directory
         List<String> args = List.of(config.kind(), target.toString(), Integer.toString(config.parameter()),
                 Double.toString(s.seconds()), Double.toString(s.warmupSeconds()));
         Map<String, String> figures = ChildJvm.run(config.configuration(),

@@ -50,7 +50,8 @@ class NioSuiteTest {
         boolean sqPoll = NioSuite.sqPollRefusal().isEmpty();   // else those rows are left out, with a note
         for (NioConfig config : Stream.concat(NioSuite.readConfigs(TINY).stream(), NioSuite.floodConfigs().stream())
                 .filter(c -> sqPoll || !c.sqPoll()).toList()) {
-            String metric = config.kind().equals(NioConfig.FLOOD) ? "checked" : "iops";
+            String metric = config.kind().equals(NioConfig.FLOOD) ? "checked"
+                    : config.firstCall() ? "first-call-ms" : "iops";
             double v = value(report, config.configuration(), metric);
             assertTrue(v > 0, config.configuration() + " " + metric + " = " + v);
         }
@@ -94,6 +95,15 @@ class NioSuiteTest {
         int firstCall = small.columns().indexOf("first call ms");
         assertTrue(small.rows().stream().allMatch(r -> Double.parseDouble(r.get(firstCall)) > 0),
                 "every small-file row times its JVM's first call");
+        Table first = report.tables().stream().filter(t -> t.title().startsWith("(f)")).findFirst().orElseThrow();
+        int firstChannel = first.columns().indexOf("channel");
+        assertEquals(Map.of("jdk-first-read", "the JDK's", "hpio-first-read", "hpio's", "jdk-first-read-after-250ms",
+                "the JDK's", "hpio-first-read-after-250ms", "hpio's", "jdk-first-write", "the JDK's", "hpio-first-write",
+                "hpio's", "jdk-first-write-after-250ms", "the JDK's", "hpio-first-write-after-250ms", "hpio's"),
+                first.rows().stream().collect(Collectors.toMap(r -> r.get(0), r -> r.get(firstChannel))),
+                "every first-call row, each on its provider's FileChannel");
+        assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-first-write / jdk-first-write")),
+                "the first calls are compared");
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-heap64k-vt2000 / jdk-heap64k-vt2000")),
                 "the heap buffers' rows are compared");
         assertTrue(sqPoll || report.notes().stream().anyMatch(n -> n.contains("left out")), "the SQPOLL rows' absence is said");
@@ -124,6 +134,11 @@ class NioSuiteTest {
                 names(NioSuite.select(all, List.of("small"))));
         assertEquals(List.of("jdk-readall-1k-vt", "hpio-readall-1k-vt"), names(NioSuite.select(all, List.of("small-vt"))));
         assertEquals(List.of("jdk-heap64k-vt2000", "hpio-heap64k-vt2000"), names(NioSuite.select(all, List.of("heap"))));
+        assertEquals(List.of("jdk-first-read", "hpio-first-read", "jdk-first-read-after-250ms",
+                "hpio-first-read-after-250ms", "jdk-first-write", "hpio-first-write", "jdk-first-write-after-250ms",
+                "hpio-first-write-after-250ms"), names(NioSuite.select(all, List.of("first"))));
+        assertEquals(List.of("jdk-first-write", "hpio-first-write", "jdk-first-write-after-250ms",
+                "hpio-first-write-after-250ms"), names(NioSuite.select(all, List.of("first-write"))));
         assertEquals(List.of("jdk-flood", "hpio-flood"), names(NioSuite.select(NioSuite.floodConfigs(), List.of("flood"))));
         assertThrows(IllegalArgumentException.class, () -> NioSuite.select(all, List.of("afc-qd32")));
         assertTrue(Suites.byName("nio").isPresent(), "registered with the other suites");
