@@ -82,11 +82,6 @@ final class EngineRings {
         return started;
     }
 
-    /** Whether the engines are started (asking for one then costs nothing). */
-    boolean started() {
-        return engines != null;
-    }
-
     /** The first engine, of started rings: the one whose closing (the JVM's shutdown) makes new channels the JDK's. */
     IoEngine first() {
         IoEngine[] started = engines;

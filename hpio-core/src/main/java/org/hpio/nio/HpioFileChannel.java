@@ -602,7 +602,8 @@ final class HpioFileChannel extends FileChannel {
 
     /**
      * The engine serving this channel ("uring" or "threads"), started now if no call has needed one yet; null
-     * when the engines are closed (the JVM is shutting down: the JDK's channel then serves the calls).
+     * when they cannot be had: closed (the JVM's shutdown) before any call started them, or being started by this
+     * very thread (the JDK's channel then serves the calls).
      */
     String engineName() throws IOException {
         return engines.name();

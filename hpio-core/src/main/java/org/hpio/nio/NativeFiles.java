@@ -63,13 +63,26 @@ final class NativeFiles {
      * the first {@code FileChannel.open} and read would otherwise wait for. Once per JVM, and only where hpio's
      * module was granted native access explicitly ({@code --enable-native-access}): elsewhere a native call
      * makes the JVM print a warning, which a program that never opens a channel must not see. A failure is only
-     * logged (DEBUG): the first channel then links the calls itself and reports what is wrong.
+     * logged (DEBUG): the first channel then links the calls itself and reports what is wrong. The thread's
+     * work (60-80 ms of CPU) competes with the program's own start-up on a small machine: a program whose first
+     * file call is the JDK's (a platform thread's {@code Files.readAllBytes}) took 2.0-4.4 ms for it instead of
+     * 1.6-1.7 (AMD EPYC, 2 cores; the JDK's own provider 1.0-1.4). {@code -D}{@value #WARM_UP_PROPERTY}{@code =false}
+     * turns it off.
      */
     static void warmUpInBackground() {
-        if (!WARM_UP_STARTED.compareAndSet(false, true) || !NativeFiles.class.getModule().isNativeAccessEnabled()) {
+        if (!WARM_UP_STARTED.compareAndSet(false, true) || !NativeFiles.class.getModule().isNativeAccessEnabled()
+                || !Boolean.parseBoolean(System.getProperty(WARM_UP_PROPERTY, "true"))) {
             return;
         }
-        Thread.ofPlatform().daemon().name("hpio-native-warm-up").start(() -> {
+        Thread warmUp = new Thread(new WarmUp(), "hpio-native-warm-up");   // no lambda: none is bootstrapped at boot
+        warmUp.setDaemon(true);
+        warmUp.start();
+    }
+
+    /** The warm-up's work (see {@link #warmUpInBackground}). */
+    private static final class WarmUp implements Runnable {
+        @Override
+        public void run() {
             try {
                 linkReadOnlyOpen();
                 if (NativeAccess.available()) {
@@ -84,10 +97,12 @@ final class NativeFiles {
                 System.getLogger(NativeFiles.class.getName()).log(System.Logger.Level.DEBUG,
                         "preparing hpio's native calls failed: " + e);
             }
-        });
+        }
     }
 
     private static final AtomicBoolean WARM_UP_STARTED = new AtomicBoolean();
+    /** Turns the provider's warm-up of the native calls off when "false" ({@link #warmUpInBackground}). */
+    static final String WARM_UP_PROPERTY = "hpio.nio.warmUp";
 
     /** By the JDK's file store; a file whose mount the JDK cannot name is taken to be on a real file system. */
     static boolean isPseudoStore(FileSystemProvider jdkProvider, Path path) {

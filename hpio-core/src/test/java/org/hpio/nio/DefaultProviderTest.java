@@ -128,7 +128,12 @@ class DefaultProviderTest {
             assertTrue(out.contains("exists=true read=hello provider=" + HpioFileSystemProvider.class.getName()), out);
             assertTrue(out.contains("paths=ok"), out);
             assertFalse(out.contains("WARNING"), "native access " + (granted ? "granted" : "not granted") + ":\n" + out);
+            if (!granted) {
+                assertTrue(out.contains("warm-up-thread=false"), "no warm-up without native access:\n" + out);
+            }
         }
+        String off = run(List.of(PROPERTY, "-Dhpio.nio.warmUp=false"), true, PathsOnlyProgram.class, dir.toString());
+        assertTrue(off.contains("warm-up-thread=false") && off.contains("paths=ok"), "the warm-up turned off:\n" + off);
     }
 
     private String run(List<String> jvmOptions) throws IOException, InterruptedException {
