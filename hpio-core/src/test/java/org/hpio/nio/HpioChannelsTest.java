@@ -55,6 +55,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -762,6 +763,29 @@ class HpioChannelsTest {
                 assertEquals("uring", HpioChannels.engineOf(ch));
                 assertEquals(1, third.starts());
             }
+        }
+    }
+
+    @Test
+    void aChannelWhoseFirstNeedOfAnEngineComesAfterTheyClosedGoesOnThroughTheJdksChannel() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 100));
+        IoEngine engine = IoEngines.openThreads(EngineConfig.defaults());
+        StartCountingSource source = new StartCountingSource(engine);
+        HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), source);
+        try (FileChannel ch = provider.newFileChannel(file, Set.of(READ, WRITE))) {
+            assertTrue(HpioChannels.isHpio(ch));
+            engine.close();   // the JVM's shutdown, before any call of the channel needed an engine
+            byte[] big = FileChannelContract.bytes(0, 100 << 10);   // more than a write made at once
+            assertEquals(big.length, ch.write(ByteBuffer.wrap(big), 0));
+            ch.force(true);
+            assertEquals(1, source.starts(), "the engines were asked for; closed, they were not used");
+            assertNull(HpioChannels.engineOf(ch), "no engine serves it");
+            ByteBuffer back = ByteBuffer.allocate(big.length);
+            while (back.hasRemaining()) {
+                assertTrue(ch.read(back, back.position()) > 0);
+            }
+            assertArrayEquals(big, back.array());
         }
     }
 
