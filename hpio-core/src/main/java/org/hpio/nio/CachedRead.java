@@ -48,11 +48,9 @@ final class CachedRead {
         if (length == 0 || length > MAX_BYTES || file.isPortable()) {
             return NOT_SERVED;
         }
-        NativeFile.Lease lease;
-        try {
-            lease = file.lease();
-        } catch (IOException e) {
-            return NOT_SERVED;   // closed meanwhile: the engine's way says so as it always does
+        NativeFile.Lease lease = leaseIfOpen(file);
+        if (lease == null) {
+            return NOT_SERVED;
         }
         try (lease) {
             if (dst.isDirect()) {
@@ -74,10 +72,23 @@ final class CachedRead {
         }
     }
 
-    private static long advanced(ByteBuffer dst, long got) {
-        if (got > 0) {
-            dst.position(dst.position() + (int) got);
+    /**
+     * A lease of {@code file} for a call made on this thread, or null when the file was closed meanwhile: the
+     * engine's way then says so as it always does (shared with {@link CallingThreadWrite}).
+     */
+    static NativeFile.Lease leaseIfOpen(NativeFile file) {
+        try {
+            return file.lease();
+        } catch (IOException e) {
+            return null;
         }
-        return got;
+    }
+
+    /** Advances {@code buffer}'s position by the {@code bytes} moved (shared with {@link CallingThreadWrite}). */
+    static long advanced(ByteBuffer buffer, long bytes) {
+        if (bytes > 0) {
+            buffer.position(buffer.position() + (int) bytes);
+        }
+        return bytes;
     }
 }

@@ -44,29 +44,22 @@ final class CallingThreadWrite {
         if (length == 0 || length > MAX_BYTES || Thread.currentThread().isVirtual()) {
             return NOT_SERVED;
         }
-        NativeFile.Lease lease;
-        try {
-            lease = file.lease();
-        } catch (IOException e) {
-            return NOT_SERVED;   // closed meanwhile: the engine's way says so as it always does
+        NativeFile.Lease lease = CachedRead.leaseIfOpen(file);
+        if (lease == null) {
+            return NOT_SERVED;
         }
         try (lease) {
             MemorySegment source = MemorySegment.ofBuffer(src);
             if (source.isNative() || file.isPortable()) {
-                return advanced(src, lease.write(source, position));
+                return CachedRead.advanced(src, lease.write(source, position));
             }
             MemorySegment staging = CachedRead.STAGING.acquire();
             try {
                 MemorySegment.copy(source, ValueLayout.JAVA_BYTE, 0, staging, ValueLayout.JAVA_BYTE, 0, length);
-                return advanced(src, lease.write(staging.asSlice(0, length), position));
+                return CachedRead.advanced(src, lease.write(staging.asSlice(0, length), position));
             } finally {
                 CachedRead.STAGING.release(staging);
             }
         }
-    }
-
-    private static long advanced(ByteBuffer src, long written) {
-        src.position(src.position() + (int) written);
-        return written;
     }
 }
