@@ -44,6 +44,15 @@ final class CachedRead {
      * (0 at the end of the file), or {@link #NOT_SERVED}.
      */
     static long read(NativeFile file, ByteBuffer dst, long position) throws IOException {
+        return read(file, dst, position, true);
+    }
+
+    /**
+     * As {@link #read(NativeFile, ByteBuffer, long)}; unless {@code toEndOfFile}, only a read that fills all of
+     * {@code dst} is served (what the engine serves at once for an asynchronous channel, which does not ask the
+     * file's size after a short read).
+     */
+    static long read(NativeFile file, ByteBuffer dst, long position, boolean toEndOfFile) throws IOException {
         int length = dst.remaining();
         if (length == 0 || length > MAX_BYTES || file.isPortable()) {
             return NOT_SERVED;
@@ -54,12 +63,12 @@ final class CachedRead {
         }
         try (lease) {
             if (dst.isDirect()) {
-                long got = lease.readNow(MemorySegment.ofBuffer(dst), position, true);
+                long got = lease.readNow(MemorySegment.ofBuffer(dst), position, toEndOfFile);
                 return got == Syscalls.WOULD_BLOCK ? NOT_SERVED : advanced(dst, got);
             }
             MemorySegment staging = STAGING.acquire();
             try {
-                long got = lease.readNow(staging.asSlice(0, length), position, true);
+                long got = lease.readNow(staging.asSlice(0, length), position, toEndOfFile);
                 if (got == Syscalls.WOULD_BLOCK) {
                     return NOT_SERVED;
                 }

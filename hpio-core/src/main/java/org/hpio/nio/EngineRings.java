@@ -82,6 +82,21 @@ final class EngineRings {
         return started;
     }
 
+    /**
+     * The first engine (an asynchronous channel's only one), starting the engines if this is the first call to
+     * need one; null when they cannot be had now (see {@link Starter#start}).
+     */
+    IoEngine firstOrStart() throws IOException {
+        IoEngine[] started = startedOrNull();
+        return started == null ? null : started[0];
+    }
+
+    /** The first engine if the engines are started, without starting them; else null. */
+    IoEngine firstIfStarted() {
+        IoEngine[] started = engines;
+        return started == null ? null : started[0];
+    }
+
     /** The first engine, of started rings: the one whose closing (the JVM's shutdown) makes new channels the JDK's. */
     IoEngine first() {
         IoEngine[] started = engines;

@@ -45,12 +45,21 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * (parks) until earlier requests complete: memory stays bounded however far writes outrun the disk (003,
  * finding 2), and the caller feels the disk's pace, as with a blocking channel.
  *
+ * <p>Engine: a channel opened before hpio's engine was started starts it with its first operation that needs it
+ * (a write, a force, a read the page cache cannot serve at once, a handler to run without an executor); until
+ * then a buffered read all in the page cache is done at once on the calling thread, as the engine would do it
+ * (see {@link #readFromCacheBeforeStart}), so a cold JVM's first read of a cached file costs no io_uring set-up.
+ *
  * <p>Close: refuses new operations, cancels those in flight and waits until the kernel is done with every
  * buffer; an operation the close stopped fails with {@link java.nio.channels.AsynchronousCloseException} and
  * leaves its buffer's position, one that finished first reports its result (as the JDK's channel does).
  */
 final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
-    private final IoEngine engine;
+    /**
+     * Its engine, one of {@link EngineRings}' (the first): started by this channel's first operation that needs
+     * it when the channel was opened before the start (see {@link #readFromCacheBeforeStart}).
+     */
+    private final EngineRings engine;
     private final NativeFile file;
     private final AsynchronousFileChannel jdk;
     private final ExecutorService executor;
@@ -60,7 +69,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     private final ReentrantReadWriteLock closeLock = new ReentrantReadWriteLock();
     private volatile boolean open = true;
 
-    private HpioAsynchronousFileChannel(IoEngine engine, NativeFile file, AsynchronousFileChannel jdk,
+    private HpioAsynchronousFileChannel(EngineRings engine, NativeFile file, AsynchronousFileChannel jdk,
                                         ExecutorService executor, ChannelOptions options) {
         this.engine = engine;
         this.file = file;
@@ -75,7 +84,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
      * {@link NativeFiles#servedByEngine}) gets the JDK's channel alone, with every option (see
      * {@link HpioFileChannel#open}).
      */
-    static AsynchronousFileChannel open(IoEngine engine, FileSystemProvider jdkProvider, Path path,
+    static AsynchronousFileChannel open(EngineRings engine, FileSystemProvider jdkProvider, Path path,
                                         Set<? extends OpenOption> openOptions, ExecutorService executor,
                                         FileAttribute<?>... attrs) throws IOException {
         ChannelOptions options = ChannelOptions.of(openOptions);
@@ -135,9 +144,6 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         if (read && buffer.isReadOnly()) {
             throw new IllegalArgumentException("Read-only buffer");
         }
-        if (open && engine.isClosed()) {   // the JVM's shutdown hook closed the engine: the JDK's channel serves
-            return jdkTransfer(buffer, position, read, attachment, handler);
-        }
         if (!open || !buffer.hasRemaining()) {
             Throwable closed = open ? null : new ClosedChannelException();
             if (handler == null) {
@@ -146,7 +152,67 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             PendingOperation.dispatch(handlerExecutor(), handler, attachment, 0, closed);
             return null;
         }
-        return submit(buffer, position, read, attachment, handler);
+        if (read && !options.direct() && engine.firstIfStarted() == null && (handler == null || executor != null)) {
+            Future<Integer> served = readFromCacheBeforeStart(buffer, position, attachment, handler);
+            if (served != null) {
+                return handler == null ? served : null;
+            }
+        }
+        IoEngine started;
+        try {
+            started = engine.firstOrStart();
+        } catch (IOException | RuntimeException e) {
+            return failed(e, attachment, handler);
+        }
+        if (started == null || started.isClosed()) {
+            // The JVM's shutdown hook closed the engine (or closed it before this channel's first need): the
+            // JDK's channel serves.
+            return jdkTransfer(buffer, position, read, attachment, handler);
+        }
+        return submit(started, buffer, position, read, attachment, handler);
+    }
+
+    /**
+     * Before the engines are started, a buffered read the page cache holds is done at once on the calling thread
+     * ({@link CachedRead}: one preadv2 RWF_NOWAIT, never a wait for the device) and its result given as the
+     * engine's would be: the future done, or the handler handed to the channel's executor. A cold JVM's first
+     * read of a cached file then costs no io_uring set-up (see DESIGN "First calls"). Null when it is not served
+     * that way (not all of it cached, the channel closed meanwhile): the engine then takes it. Only where no
+     * engine is needed to deliver it: a handler without an executor goes to the engine's default pool.
+     */
+    private <A> Future<Integer> readFromCacheBeforeStart(ByteBuffer dst, long position, A attachment,
+                                                        CompletionHandler<Integer, ? super A> handler) {
+        long got;
+        Throwable failure = null;
+        closeLock.readLock().lock();
+        try {
+            if (!open) {
+                return null;
+            }
+            got = CachedRead.read(file, dst, position, false);   // as the engine would: all of it, or not here
+        } catch (IOException | RuntimeException e) {
+            got = 0;
+            failure = e;
+        } finally {
+            closeLock.readLock().unlock();
+        }
+        if (got == CachedRead.NOT_SERVED) {
+            return null;
+        }
+        Integer bytes = failure != null ? null : (int) got;
+        if (handler != null) {
+            PendingOperation.dispatch(executor, handler, attachment, bytes, failure);
+        }
+        return PendingOperation.done(bytes, failure);
+    }
+
+    /** An operation failed before it reached an engine (the engines could not be started). */
+    private <A> Future<Integer> failed(Throwable failure, A attachment, CompletionHandler<Integer, ? super A> handler) {
+        if (handler == null) {
+            return PendingOperation.done(null, failure);
+        }
+        PendingOperation.dispatch(handlerExecutor(), handler, attachment, null, failure);
+        return null;
     }
 
     private <A> Future<Integer> jdkTransfer(ByteBuffer buffer, long position, boolean read, A attachment,
@@ -162,8 +228,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         return null;
     }
 
-    private <A> PendingOperation<A> submit(ByteBuffer buffer, long position, boolean read, A attachment,
-                                           CompletionHandler<Integer, ? super A> handler) {
+    private <A> PendingOperation<A> submit(IoEngine engine, ByteBuffer buffer, long position, boolean read,
+                                           A attachment, CompletionHandler<Integer, ? super A> handler) {
         BufferTransfer transfer;
         try {
             transfer = BufferTransfer.prepare(engine, new ByteBuffer[] {buffer}, read, true);
@@ -204,13 +270,29 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     }
 
     void cancel(IoRequest request) {
-        engine.cancel(request);
+        engine.firstIfStarted().cancel(request);   // started: the request is one of its engine's
     }
 
-    /** The executor handlers run on: the one given to open, else the default pool. */
+    /**
+     * The executor handlers run on: the one given to open, else the default pool of the engine (started now if
+     * need be). Where no engine can be had (the JVM is shutting down), a thread of its own per handler.
+     */
     Executor handlerExecutor() {
-        return executor != null ? executor : DefaultHandlerPool.of(engine);
+        if (executor != null) {
+            return executor;
+        }
+        IoEngine started;
+        try {
+            started = engine.firstOrStart();
+        } catch (IOException | RuntimeException e) {
+            started = null;
+        }
+        return started != null ? DefaultHandlerPool.of(started) : NO_ENGINE_HANDLERS;
     }
+
+    /** Runs each handler on a daemon thread of its own: for when no engine, so no default pool, can be had. */
+    private static final Executor NO_ENGINE_HANDLERS = task -> Thread.ofPlatform().daemon().name("hpio-handler")
+            .start(task);
 
     // ---- size, truncate, force, locks ----
 
@@ -231,7 +313,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     @Override
     public void force(boolean metaData) throws IOException {
         ensureOpen();
-        if (engine.isClosed()) {
+        IoEngine started = engine.firstOrStart();
+        if (started == null || started.isClosed()) {
             jdk.force(metaData);
             return;
         }
@@ -239,7 +322,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         closeLock.readLock().lock();
         try {
             ensureOpen();
-            request = engine.submit(IoOperation.fsync(file, metaData));
+            request = started.submit(IoOperation.fsync(file, metaData));
         } finally {
             closeLock.readLock().unlock();
         }
@@ -341,7 +424,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         }
         List<IoRequest> pending = new ArrayList<>();
         for (PendingOperation<?> op : List.copyOf(inFlight)) {
-            engine.cancel(op.request());
+            cancel(op.request());
             pending.add(op.request());
         }
         if (!pending.isEmpty()) {
@@ -362,13 +445,13 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         }
     }
 
-    /** The engine serving this channel ("uring" or "threads"). */
-    String engineName() {
+    /** The engine serving this channel ("uring" or "threads"), started now if need be (null: none can be had). */
+    String engineName() throws IOException {
         return engine.name();
     }
 
     @Override
     public String toString() {
-        return "HpioAsynchronousFileChannel[" + file.path() + ", " + engine.name() + "]";
+        return "HpioAsynchronousFileChannel[" + file.path() + ", " + engine.nameIfStarted() + "]";
     }
 }

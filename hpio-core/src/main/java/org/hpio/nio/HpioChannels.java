@@ -61,7 +61,8 @@ public final class HpioChannels {
 
     /**
      * The engine behind an hpio channel ("uring" or "threads"), or null for any other channel. A
-     * {@code FileChannel} opened before hpio's engines were started starts them when a call first needs one;
+     * {@code FileChannel} or {@code AsynchronousFileChannel} opened before hpio's engines were started starts
+     * them when a call first needs one;
      * asking this starts them too (and throws {@link UncheckedIOException} if that fails). Null also for such a
      * channel asked after the engines were closed without ever being started for it (the JVM's shutdown: the
      * JDK's channel then serves its calls).

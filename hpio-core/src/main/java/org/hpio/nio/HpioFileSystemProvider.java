@@ -111,6 +111,17 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
             return startedEngines();
         }
     });
+    /**
+     * The engine of asynchronous channels ({@link EngineSource#engine}), started by the first operation that
+     * needs it; one engine, not the FileChannels' rings.
+     */
+    private final EngineRings asyncEngine = EngineRings.startedOnFirstUse(new EngineRings.Starter() {
+        @Override
+        public List<IoEngine> start() throws IOException {
+            IoEngine engine = unlessStarting(engines::engine, Function.identity());
+            return engine == null ? null : List.of(engine);
+        }
+    });
     /** Set once a virtual thread's plain read found the engines not started and asked for them in the background. */
     private final AtomicBoolean backgroundStart = new AtomicBoolean();
 
@@ -211,15 +222,22 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
         }
     }
 
+    /**
+     * hpio's {@code AsynchronousFileChannel} on a regular file. Opening one does not start the engine: a channel
+     * starts it with its first operation that needs it (a read the page cache cannot serve at once, a write, a
+     * force, a handler to run without an executor), as a {@code FileChannel} does; once started, every channel
+     * opened later has it at once. The JDK's channel when this thread is starting the engine, or when the
+     * engine was started and closed (the JVM is shutting down).
+     */
     @Override
     public AsynchronousFileChannel newAsynchronousFileChannel(Path path, Set<? extends OpenOption> options,
                                                               ExecutorService executor, FileAttribute<?>... attrs)
             throws IOException {
-        IoEngine engine = unlessStarting(engines::engine, Function.identity());
-        if (engine == null) {
+        IoEngine started = asyncEngine.firstIfStarted();
+        if (STARTING_ENGINE.get() != null || started != null && started.isClosed()) {
             return delegate.newAsynchronousFileChannel(unwrap(path), options, executor, attrs);
         }
-        return HpioAsynchronousFileChannel.open(engine, delegate, unwrap(path), options, executor, attrs);
+        return HpioAsynchronousFileChannel.open(asyncEngine, delegate, unwrap(path), options, executor, attrs);
     }
 
     /**

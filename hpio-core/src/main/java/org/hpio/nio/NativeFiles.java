@@ -1,5 +1,6 @@
 package org.hpio.nio;
 
+import org.hpio.internal.io.IoEngines;
 import org.hpio.internal.sys.FileSystemType;
 import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.NativeFile;
@@ -60,7 +61,10 @@ final class NativeFiles {
     /**
      * Prepares, on a daemon thread of its own ({@code hpio-native-warm-up}), the native calls a first channel
      * makes: the Foreign Function linker's own start-up and each call's linking cost a cold JVM 60-80 ms, which
-     * the first {@code FileChannel.open} and read would otherwise wait for. Once per JVM, and only where hpio's
+     * the first {@code FileChannel.open} and read would otherwise wait for. Then it prepares the engine's start
+     * ({@link IoEngines#prepareStart}: io_uring's calls linked, the engine's classes loaded; nothing opened), so
+     * that the first call that needs an engine (an asynchronous write, a read not cached) waits 5-10 ms for it,
+     * not 55-75. Once per JVM, and only where hpio's
      * module was granted native access explicitly ({@code --enable-native-access}): elsewhere a native call
      * makes the JVM print a warning, which a program that never opens a channel must not see. A failure is only
      * logged (DEBUG): the first channel then links the calls itself and reports what is wrong. The thread's
@@ -90,9 +94,11 @@ final class NativeFiles {
                 }
                 MethodHandles.Lookup lookup = MethodHandles.lookup();
                 for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, CachedRead.class,
-                        CallingThreadWrite.class, BufferTransfer.class, NativeFile.class, NativeFile.Lease.class)) {
+                        CallingThreadWrite.class, BufferTransfer.class, NativeFile.class, NativeFile.Lease.class,
+                        HpioAsynchronousFileChannel.class, PendingOperation.class)) {
                     lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
                 }
+                IoEngines.prepareStart();   // last: a first channel's own calls come first
             } catch (IOException | RuntimeException | LinkageError | IllegalAccessException e) {
                 System.getLogger(NativeFiles.class.getName()).log(System.Logger.Level.DEBUG,
                         "preparing hpio's native calls failed: " + e);

@@ -5,6 +5,7 @@ import org.hpio.testing.NativeCalls;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.IoEngine;
 import org.hpio.internal.sys.Syscalls;
+import org.hpio.internal.sys.UringRing;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,8 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -790,6 +793,139 @@ class HpioChannelsTest {
     }
 
     @Test
+    void anAsynchronousChannelOpenedBeforeTheEngineIsStartedStartsItOnlyWhenAnOperationNeedsIt() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        byte[] bytes = FileChannelContract.bytes(0, 4096);
+        Path file = Files.write(dir.resolve("f"), bytes);   // just written: cached
+        ExecutorService handlers = Executors.newSingleThreadExecutor(r -> new Thread(r, "given-executor"));
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            StartCountingSource source = new StartCountingSource(running.engine());
+            HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), source);
+            AsynchronousFileChannel ch = provider.newAsynchronousFileChannel(file, Set.of(READ, WRITE), null);
+            AsynchronousFileChannel given = provider.newAsynchronousFileChannel(file, Set.of(READ), handlers);
+            assertTrue(HpioChannels.isHpio(ch) && HpioChannels.isHpio(given));
+            assertTrue(ch.toString().endsWith(", not started]"), ch.toString());
+            ByteBuffer all = ByteBuffer.allocate(4096);
+            assertEquals(4096, ch.read(all, 0).get(30, TimeUnit.SECONDS));
+            assertArrayEquals(bytes, all.array());
+            assertEquals(4096, all.position());
+            ByteBuffer direct = ByteBuffer.allocateDirect(100);
+            CompletableFuture<String> handled = new CompletableFuture<>();
+            given.read(direct, 1000, null, new CompletionHandler<Integer, Object>() {
+                @Override
+                public void completed(Integer n, Object a) {
+                    handled.complete(n + " on " + Thread.currentThread().getName());
+                }
+
+                @Override
+                public void failed(Throwable e, Object a) {
+                    handled.completeExceptionally(e);
+                }
+            });
+            assertEquals("100 on given-executor", handled.get(30, TimeUnit.SECONDS));
+            byte[] got = new byte[100];
+            direct.flip().get(got);
+            assertArrayEquals(Arrays.copyOfRange(bytes, 1000, 1100), got);
+            assertEquals(4096, ch.size());
+            assertEquals(0, source.engineAsks(), "opening, cached reads (Future, handler on the given executor), size");
+            ByteBuffer end = ByteBuffer.allocate(10);
+            assertEquals(6, ch.read(end, 4090).get(30, TimeUnit.SECONDS), "runs into the end: the engine's");
+            assertEquals(1, source.engineAsks(), "a read the page cache cannot serve whole starts the engine");
+            assertTrue(given.toString().endsWith(", uring]"), "a channel opened before the start sees it: " + given);
+            assertEquals(3, ch.write(ByteBuffer.wrap(new byte[] {7, 8, 9}), 4096).get(30, TimeUnit.SECONDS));
+            ch.force(false);
+            assertEquals(1, source.engineAsks(), "started once");
+            ch.close();
+            given.close();
+            try (AsynchronousFileChannel later = provider.newAsynchronousFileChannel(file, Set.of(READ), null)) {
+                assertTrue(later.toString().endsWith(", uring]"), "later channels get the started engine");
+            }
+            assertEquals(0, source.starts(), "the FileChannels' rings were never asked for");
+        } finally {
+            handlers.shutdown();
+        }
+    }
+
+    @Test
+    void anAsynchronousChannelsFirstWriteForceOrHandlerWithoutExecutorStartsTheEngine() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            for (int need = 0; need < 3; need++) {   // a write, a force, a handler without an executor
+                StartCountingSource source = new StartCountingSource(running.engine());
+                HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), source);
+                try (AsynchronousFileChannel ch = provider.newAsynchronousFileChannel(file, Set.of(READ, WRITE), null)) {
+                    switch (need) {
+                        case 0 -> assertEquals(2, ch.write(ByteBuffer.wrap(new byte[] {1, 2}), 0).get(30, TimeUnit.SECONDS));
+                        case 1 -> ch.force(true);
+                        default -> {
+                            CompletableFuture<Integer> read = new CompletableFuture<>();
+                            ch.read(ByteBuffer.allocate(10), 0, null, new CompletionHandler<Integer, Object>() {
+                                @Override
+                                public void completed(Integer n, Object a) {
+                                    read.complete(n);
+                                }
+
+                                @Override
+                                public void failed(Throwable e, Object a) {
+                                    read.completeExceptionally(e);
+                                }
+                            });
+                            assertEquals(10, read.get(30, TimeUnit.SECONDS));
+                        }
+                    }
+                    assertEquals(1, source.engineAsks(), "first need " + need);
+                    assertTrue(ch.toString().endsWith(", uring]"), ch.toString());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aClosedAsynchronousChannelThatNeverNeededTheEngineFailsWithoutStartingIt() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 100));
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            StartCountingSource source = new StartCountingSource(running.engine());
+            HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), source);
+            AsynchronousFileChannel ch = provider.newAsynchronousFileChannel(file, Set.of(READ, WRITE), null);
+            ch.close();
+            ExecutionException read = assertThrows(ExecutionException.class,
+                    () -> ch.read(ByteBuffer.allocate(10), 0).get(30, TimeUnit.SECONDS));
+            assertInstanceOf(ClosedChannelException.class, read.getCause());
+            ExecutionException write = assertThrows(ExecutionException.class,
+                    () -> ch.write(ByteBuffer.wrap(new byte[1]), 0).get(30, TimeUnit.SECONDS));
+            assertInstanceOf(ClosedChannelException.class, write.getCause());
+            assertThrows(ClosedChannelException.class, () -> ch.force(false));
+            assertEquals(0, source.engineAsks());
+        }
+    }
+
+    @Test
+    void anAsynchronousChannelWhoseFirstNeedComesAfterTheEngineClosedGoesOnThroughTheJdksChannel() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 100));
+        IoEngine engine = IoEngines.openThreads(EngineConfig.defaults());
+        StartCountingSource source = new StartCountingSource(engine);
+        HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), source);
+        try (AsynchronousFileChannel ch = provider.newAsynchronousFileChannel(file, Set.of(READ, WRITE), null)) {
+            assertTrue(HpioChannels.isHpio(ch));
+            engine.close();   // the JVM's shutdown, before any operation of the channel needed the engine
+            assertEquals(3, ch.write(ByteBuffer.wrap(new byte[] {4, 5, 6}), 100).get(30, TimeUnit.SECONDS));
+            ch.force(true);
+            ByteBuffer back = ByteBuffer.allocate(3);
+            assertEquals(3, ch.read(back, 100).get(30, TimeUnit.SECONDS));
+            assertArrayEquals(new byte[] {4, 5, 6}, back.array());
+            assertTrue(source.engineAsks() > 0, "asked for; closed, it was not used");
+        }
+        try (AsynchronousFileChannel later = provider.newAsynchronousFileChannel(file, Set.of(READ), null)) {
+            ByteBuffer back = ByteBuffer.allocate(3);
+            assertEquals(3, later.read(back, 100).get(30, TimeUnit.SECONDS), "a later channel too");
+            assertArrayEquals(new byte[] {4, 5, 6}, back.array());
+        }
+    }
+
+    @Test
     void aPlatformThreadsSmallBufferedWriteIsMadeAtOnceWithoutTheEngine() throws Exception {
         Path file = dir.resolve("w");
         try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(EngineConfig.defaults());
@@ -821,6 +957,8 @@ class HpioChannelsTest {
         NativeCalls.assumeOn("hpio's native calls");
         long descriptors = openDescriptors();
         Syscalls.exerciseChannelCalls();
+        UringRing.exerciseCalls();   // refused before anything is set up: no ring, no mapping
+        IoEngines.prepareStart();
         assertEquals(descriptors, openDescriptors());
     }
 
@@ -828,14 +966,21 @@ class HpioChannelsTest {
     private static final class StartCountingSource implements HpioFileSystemProvider.EngineSource {
         private final IoEngine engine;
         private int starts;
+        private int engineAsks;
 
         StartCountingSource(IoEngine engine) {
             this.engine = engine;
         }
 
+        /** The asynchronous channels' engine: each ask counted ({@link #engineAsks}). */
         @Override
-        public IoEngine engine() {
+        public synchronized IoEngine engine() {
+            engineAsks++;
             return engine;
+        }
+
+        synchronized int engineAsks() {
+            return engineAsks;
         }
 
         @Override

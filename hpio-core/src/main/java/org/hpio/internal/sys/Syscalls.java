@@ -145,12 +145,13 @@ public final class Syscalls {
         }
     }
 
-    private interface Exercise {
+    /** A call made only to link it (see {@link #refused}). */
+    interface Exercise {
         long run() throws IOException;
     }
 
     /** Runs a call that may fail; a failure is an answer too: the call was made. */
-    private static void refused(Exercise call) {
+    static void refused(Exercise call) {
         try {
             call.run();
         } catch (IOException expected) {

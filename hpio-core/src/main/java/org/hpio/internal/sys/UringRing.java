@@ -117,6 +117,27 @@ public final class UringRing implements AutoCloseable {
     }
 
     /**
+     * Makes each of io_uring's calls once on arguments the kernel refuses before it sets anything up (a ring of
+     * no entries: EINVAL; no descriptor: EBADF; a mapping of no bytes: EINVAL), so that their downcalls are linked
+     * and a ring set up later does not pay for it: for a thread that prepares the engine's start ahead of the
+     * first need ({@code IoEngines#prepareStart}). Nothing is created, so nothing needs closing; where io_uring
+     * is refused (seccomp, {@code kernel.io_uring_disabled}) the calls fail as they would anyway.
+     */
+    public static void exerciseCalls() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment params = arena.allocate(PARAMS);
+            Syscalls.refused(() -> UringCalls.setup(0, params));
+            Syscalls.refused(() -> UringCalls.enter(-1, 0, 0, 0));
+            Syscalls.refused(() -> UringCalls.register(-1, 0, MemorySegment.NULL, 0));
+            Syscalls.refused(() -> UringCalls.map(-1, 0, 0, arena).byteSize());
+            Syscalls.refused(() -> {
+                UringCalls.unmap(0, 0);
+                return 0;
+            });
+        }
+    }
+
+    /**
      * Sets up a ring of {@code entries} submission entries and {@code cqEntries} completion entries. Throws an
      * IOException carrying the kernel's reason (ENOSYS: no io_uring; EPERM: refused by seccomp or
      * kernel.io_uring_disabled; ENOMEM: memlock) when it cannot.
