@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * One row of the suite: which kind ({@code afc}, {@code vthreads}, {@code heap}, {@code flood}, {@code small},
- * {@code first-read}, {@code first-write}, or the engine's own
+ * {@code first-read}, {@code first-write}, {@code first-async-read}, {@code first-async-write}, or the engine's own
  * {@code uring}), on whose provider ({@code jdk}, {@code hpio}, {@code hpio-sqpoll}: hpio's with a kernel
  * submission thread, or {@code hpio-1ring}: hpio's with every FileChannel call on the shared engine alone), at which queue depth or
  * thread count; and, once measured, its figures as the child printed them.
@@ -30,7 +30,13 @@ record NioConfig(String kind, String provider, int parameter) {
     static final String FIRST_READ = "first-read";
     /** The same with one write of a new file. */
     static final String FIRST_WRITE = "first-write";
-    /** The report's part for both first-call kinds. */
+    /** A cold JVM's first AsynchronousFileChannel: open, one read of a small file (its Future), close. */
+    static final String FIRST_ASYNC_READ = "first-async-read";
+    /** The same with one write of a new file. */
+    static final String FIRST_ASYNC_WRITE = "first-async-write";
+    /** Every first-call kind, in the report's order. */
+    static final List<String> FIRST_KINDS = List.of(FIRST_READ, FIRST_WRITE, FIRST_ASYNC_READ, FIRST_ASYNC_WRITE);
+    /** The report's part for every first-call kind. */
     static final String FIRST = "first";
     static final String URING = "uring";
     static final List<String> KINDS = List.of(AFC, VTHREADS, FLOOD);
@@ -57,7 +63,7 @@ record NioConfig(String kind, String provider, int parameter) {
             case FLOOD -> provider + "-flood";
             case SMALL -> provider + "-readall-" + smallSize();
             case SMALL_VT -> provider + "-readall-" + smallSize() + "-vt";
-            case FIRST_READ, FIRST_WRITE -> provider + "-" + kind + (parameter > 0 ? "-after-" + parameter + "ms" : "");
+            case FIRST_READ, FIRST_WRITE, FIRST_ASYNC_READ, FIRST_ASYNC_WRITE -> provider + "-" + kind + (parameter > 0 ? "-after-" + parameter + "ms" : "");
             default -> "uring-qd" + parameter;
         };
     }
@@ -71,9 +77,12 @@ record NioConfig(String kind, String provider, int parameter) {
         return kind.equals(SMALL) || kind.equals(SMALL_VT);
     }
 
-    /** Whether this row times its JVM's first FileChannel ({@link FirstChannelCall}); its parameter is the pause. */
+    /**
+     * Whether this row times its JVM's first FileChannel or AsynchronousFileChannel ({@link FirstChannelCall}); its
+     * parameter is the pause.
+     */
     boolean firstCall() {
-        return kind.equals(FIRST_READ) || kind.equals(FIRST_WRITE);
+        return FIRST_KINDS.contains(kind);
     }
 
     /**

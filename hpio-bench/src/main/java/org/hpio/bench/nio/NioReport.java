@@ -116,7 +116,8 @@ final class NioReport {
         if (first.isEmpty()) {
             return;
         }
-        Table t = new Table("(f) A cold JVM's first FileChannel: open, one " + NioSettings.SMALL_FILE_BYTES
+        Table t = new Table("(f) A cold JVM's first FileChannel or AsynchronousFileChannel: open, one "
+                + NioSettings.SMALL_FILE_BYTES
                 + "-byte read or write, close", List.of("configuration", "provider", "pause ms", "channel",
                 "first call ms", "open ms", "read / write ms", "close ms", "threads"));
         for (NioConfig.Measured m : first) {
@@ -127,12 +128,14 @@ final class NioReport {
                     format("%.2f", m.number("io-ms")), format("%.2f", m.number("close-ms")),
                     format("%.0f", m.number("threads")));
         }
-        report.table(t.note("Each row a JVM of its own whose first file I/O is FileChannel.open, one read of a "
+        report.table(t.note("Each row a JVM of its own whose first file I/O is FileChannel.open (first-async: "
+                + "AsynchronousFileChannel.open, the operation's Future waited for), one read of a "
                 + "small cached file (or one write of a new one, read back after the timing) and close, each step "
                 + "timed; the median of the rounds. On hpio's provider, what a program pays once for installing "
-                + "it: the Foreign Function linker's start-up and its calls' linking (the provider links them on a "
-                + "thread of its own from its construction, where native access is granted), and io_uring's set-up "
-                + "only when a call needs an engine (a cached read and a platform thread's small write do not). "
+                + "it: the Foreign Function linker's start-up and its calls' linking (the provider links them, and "
+                + "io_uring's, on a thread of its own from its construction, where native access is granted), and "
+                + "io_uring's set-up only when a call needs an engine (a cached read does not; a FileChannel's "
+                + "small write from a platform thread does not; an asynchronous write does). "
                 + "Pause: the row first sleeps that long, standing for the rest of a program's start-up; 0 is the "
                 + "call at once, the worst case. Threads: the JVM's live threads after the call."));
     }
@@ -262,7 +265,7 @@ final class NioReport {
                     name(kind, "jdk", NioSettings.SMALL_FILE_BYTES), "calls per second", m -> m.number("iops"),
                     FOR_COMPARISON, null);
         }
-        for (String kind : List.of(NioConfig.FIRST_READ, NioConfig.FIRST_WRITE)) {
+        for (String kind : NioConfig.FIRST_KINDS) {
             for (int pause : List.of(0, NioSettings.FIRST_CALL_PAUSE_MILLIS)) {
                 ratio(targets, measured, new NioConfig(kind, "hpio", pause).configuration(),
                         new NioConfig(kind, "jdk", pause).configuration(), "first call ms",

@@ -25,6 +25,8 @@ import java.util.stream.Collectors;
  * NioRow small-vt DIR BYTES SECONDS WARMUP         the same from one virtual thread
  * NioRow first-read DIR PAUSE_MS ...              the JVM's first FileChannel: open, read a small file, close
  * NioRow first-write DIR PAUSE_MS ...             the same, creating and writing a small file
+ * NioRow first-async-read DIR PAUSE_MS ...        the JVM's first AsynchronousFileChannel: open, read, close
+ * NioRow first-async-write DIR PAUSE_MS ...       the same, creating and writing a small file
  * </pre>
  */
 public final class NioRow {
@@ -53,6 +55,10 @@ public final class NioRow {
                         result);
                 case "first-write" -> FirstChannelCall.run(file, FirstChannelCall.Op.WRITE, Integer.parseInt(args[2]),
                         result);
+                case "first-async-read" -> FirstChannelCall.run(file, FirstChannelCall.Op.ASYNC_READ,
+                        Integer.parseInt(args[2]), result);
+                case "first-async-write" -> FirstChannelCall.run(file, FirstChannelCall.Op.ASYNC_WRITE,
+                        Integer.parseInt(args[2]), result);
                 default -> throw new IllegalArgumentException("unknown row kind " + args[0]);
             }
         } catch (Exception | Error e) {

@@ -156,7 +156,7 @@ public final class NioSuite implements Suite {
         runs.add(new NioConfig(NioConfig.SMALL, "hpio", NioSettings.SMALL_FILE_BYTES));
         runs.add(new NioConfig(NioConfig.SMALL_VT, "jdk", NioSettings.SMALL_FILE_BYTES));
         runs.add(new NioConfig(NioConfig.SMALL_VT, "hpio", NioSettings.SMALL_FILE_BYTES));
-        for (String kind : List.of(NioConfig.FIRST_READ, NioConfig.FIRST_WRITE)) {
+        for (String kind : NioConfig.FIRST_KINDS) {
             for (int pause : List.of(0, NioSettings.FIRST_CALL_PAUSE_MILLIS)) {
                 runs.add(new NioConfig(kind, "jdk", pause));
                 runs.add(new NioConfig(kind, "hpio", pause));
@@ -173,7 +173,7 @@ public final class NioSuite implements Suite {
      * {@code --configs}: whole names ({@code hpio-afc-qd32}, {@code uring-qd32}), kinds ({@code afc} and
      * {@code vthreads}, each with its uring row; {@code heap}, {@code flood}; {@code small}, the small files' rows
      * from both kinds of thread, {@code small-vt} the virtual thread's alone; {@code first}, the first-call rows,
-     * {@code first-read} and {@code first-write} each kind's) or providers ({@code jdk},
+     * {@code first-read}, {@code first-write}, {@code first-async-read} and {@code first-async-write} each kind's) or providers ({@code jdk},
      * {@code hpio}); empty: all.
      */
     static List<NioConfig> select(List<NioConfig> runs, List<String> names) {
@@ -181,7 +181,8 @@ public final class NioSuite implements Suite {
             return runs;
         }
         List<String> known = new ArrayList<>(List.of("afc", "vthreads", NioConfig.HEAP, "flood", NioConfig.SMALL,
-                NioConfig.SMALL_VT, NioConfig.FIRST, NioConfig.FIRST_READ, NioConfig.FIRST_WRITE, "jdk", "hpio",
+                NioConfig.SMALL_VT, NioConfig.FIRST, NioConfig.FIRST_READ, NioConfig.FIRST_WRITE,
+                NioConfig.FIRST_ASYNC_READ, NioConfig.FIRST_ASYNC_WRITE, "jdk", "hpio",
                 NioConfig.HPIO_SQPOLL,
                 NioConfig.HPIO_ONE_RING));
         List<NioConfig> all = new ArrayList<>(runs);

@@ -18,6 +18,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -97,13 +98,19 @@ class NioSuiteTest {
                 "every small-file row times its JVM's first call");
         Table first = report.tables().stream().filter(t -> t.title().startsWith("(f)")).findFirst().orElseThrow();
         int firstChannel = first.columns().indexOf("channel");
-        assertEquals(Map.of("jdk-first-read", "the JDK's", "hpio-first-read", "hpio's", "jdk-first-read-after-250ms",
-                "the JDK's", "hpio-first-read-after-250ms", "hpio's", "jdk-first-write", "the JDK's", "hpio-first-write",
-                "hpio's", "jdk-first-write-after-250ms", "the JDK's", "hpio-first-write-after-250ms", "hpio's"),
-                first.rows().stream().collect(Collectors.toMap(r -> r.get(0), r -> r.get(firstChannel))),
-                "every first-call row, each on its provider's FileChannel");
+        Map<String, String> firstRows = new TreeMap<>();
+        for (String kind : List.of("read", "write", "async-read", "async-write")) {
+            for (String pause : List.of("", "-after-250ms")) {
+                firstRows.put("jdk-first-" + kind + pause, "the JDK's");
+                firstRows.put("hpio-first-" + kind + pause, "hpio's");
+            }
+        }
+        assertEquals(firstRows, new TreeMap<>(first.rows().stream().collect(Collectors.toMap(r -> r.get(0),
+                r -> r.get(firstChannel)))), "every first-call row, each on its provider's channel");
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-first-write / jdk-first-write")),
                 "the first calls are compared");
+        assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals(
+                "hpio-first-async-read-after-250ms / jdk-first-async-read-after-250ms")), "the asynchronous ones too");
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-heap64k-vt2000 / jdk-heap64k-vt2000")),
                 "the heap buffers' rows are compared");
         assertTrue(sqPoll || report.notes().stream().anyMatch(n -> n.contains("left out")), "the SQPOLL rows' absence is said");
@@ -136,7 +143,12 @@ class NioSuiteTest {
         assertEquals(List.of("jdk-heap64k-vt2000", "hpio-heap64k-vt2000"), names(NioSuite.select(all, List.of("heap"))));
         assertEquals(List.of("jdk-first-read", "hpio-first-read", "jdk-first-read-after-250ms",
                 "hpio-first-read-after-250ms", "jdk-first-write", "hpio-first-write", "jdk-first-write-after-250ms",
-                "hpio-first-write-after-250ms"), names(NioSuite.select(all, List.of("first"))));
+                "hpio-first-write-after-250ms", "jdk-first-async-read", "hpio-first-async-read",
+                "jdk-first-async-read-after-250ms", "hpio-first-async-read-after-250ms", "jdk-first-async-write",
+                "hpio-first-async-write", "jdk-first-async-write-after-250ms", "hpio-first-async-write-after-250ms"),
+                names(NioSuite.select(all, List.of("first"))));
+        assertEquals(List.of("jdk-first-async-read", "hpio-first-async-read", "jdk-first-async-read-after-250ms",
+                "hpio-first-async-read-after-250ms"), names(NioSuite.select(all, List.of("first-async-read"))));
         assertEquals(List.of("jdk-first-write", "hpio-first-write", "jdk-first-write-after-250ms",
                 "hpio-first-write-after-250ms"), names(NioSuite.select(all, List.of("first-write"))));
         assertEquals(List.of("jdk-flood", "hpio-flood"), names(NioSuite.select(NioSuite.floodConfigs(), List.of("flood"))));
