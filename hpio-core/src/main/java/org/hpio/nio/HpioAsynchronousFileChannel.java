@@ -56,10 +56,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  */
 final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     /**
-     * Its engine, one of {@link EngineRings}' (the first): started by this channel's first operation that needs
+     * Its engine: one ({@link EngineRings#firstOrStart}), started by this channel's first operation that needs
      * it when the channel was opened before the start (see {@link #readFromCacheBeforeStart}).
      */
-    private final EngineRings engine;
+    private final EngineRings engines;
     private final NativeFile file;
     private final AsynchronousFileChannel jdk;
     private final ExecutorService executor;
@@ -69,9 +69,9 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     private final ReentrantReadWriteLock closeLock = new ReentrantReadWriteLock();
     private volatile boolean open = true;
 
-    private HpioAsynchronousFileChannel(EngineRings engine, NativeFile file, AsynchronousFileChannel jdk,
+    private HpioAsynchronousFileChannel(EngineRings engines, NativeFile file, AsynchronousFileChannel jdk,
                                         ExecutorService executor, ChannelOptions options) {
-        this.engine = engine;
+        this.engines = engines;
         this.file = file;
         this.jdk = jdk;
         this.executor = executor;
@@ -84,7 +84,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
      * {@link NativeFiles#servedByEngine}) gets the JDK's channel alone, with every option (see
      * {@link HpioFileChannel#open}).
      */
-    static AsynchronousFileChannel open(EngineRings engine, FileSystemProvider jdkProvider, Path path,
+    static AsynchronousFileChannel open(EngineRings engines, FileSystemProvider jdkProvider, Path path,
                                         Set<? extends OpenOption> openOptions, ExecutorService executor,
                                         FileAttribute<?>... attrs) throws IOException {
         ChannelOptions options = ChannelOptions.of(openOptions);
@@ -98,7 +98,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
                 return jdkProvider.newAsynchronousFileChannel(path, options.forJdkAlone(), executor, attrs);
             }
             NativeFile file = NativeFiles.open(jdkProvider, path, options);
-            return new HpioAsynchronousFileChannel(engine, file, jdk, executor, options);
+            return new HpioAsynchronousFileChannel(engines, file, jdk, executor, options);
         } catch (IOException | RuntimeException | Error e) {
             jdk.close();
             throw e;
@@ -152,7 +152,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             PendingOperation.dispatch(handlerExecutor(), handler, attachment, 0, closed);
             return null;
         }
-        if (read && !options.direct() && engine.firstIfStarted() == null && (handler == null || executor != null)) {
+        if (read && !options.direct() && engines.firstIfStarted() == null && (handler == null || executor != null)) {
             Future<Integer> served = readFromCacheBeforeStart(buffer, position, attachment, handler);
             if (served != null) {
                 return handler == null ? served : null;
@@ -160,7 +160,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         }
         IoEngine started;
         try {
-            started = engine.firstOrStart();
+            started = engines.firstOrStart();
         } catch (IOException | RuntimeException e) {
             return failed(e, attachment, handler);
         }
@@ -270,7 +270,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     }
 
     void cancel(IoRequest request) {
-        engine.firstIfStarted().cancel(request);   // started: the request is one of its engine's
+        engines.firstIfStarted().cancel(request);   // started: the request is one of its engine's
     }
 
     /**
@@ -283,7 +283,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         }
         IoEngine started;
         try {
-            started = engine.firstOrStart();
+            started = engines.firstOrStart();
         } catch (IOException | RuntimeException e) {
             started = null;
         }
@@ -313,7 +313,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     @Override
     public void force(boolean metaData) throws IOException {
         ensureOpen();
-        IoEngine started = engine.firstOrStart();
+        IoEngine started = engines.firstOrStart();
         if (started == null || started.isClosed()) {
             jdk.force(metaData);
             return;
@@ -447,11 +447,11 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
 
     /** The engine serving this channel ("uring" or "threads"), started now if need be (null: none can be had). */
     String engineName() throws IOException {
-        return engine.name();
+        return engines.name();
     }
 
     @Override
     public String toString() {
-        return "HpioAsynchronousFileChannel[" + file.path() + ", " + engine.nameIfStarted() + "]";
+        return "HpioAsynchronousFileChannel[" + file.path() + ", " + engines.nameIfStarted() + "]";
     }
 }
