@@ -21,7 +21,10 @@ public final class IoRequest {
     private static final Runnable NO_LISTENER = () -> { };
     private static final Runnable COMPLETED = () -> { };
 
-    /** A thread parked waiting for this request (among others); {@code thread} is null once it left. */
+    /**
+     * A thread parked waiting for this request (perhaps among others: a node of its own for each, since
+     * {@code next} links this request's stack); {@code thread} is null once it left.
+     */
     static final class Waiter {
         volatile Thread thread;
         Waiter next;

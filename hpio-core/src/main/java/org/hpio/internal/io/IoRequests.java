@@ -50,45 +50,80 @@ public final class IoRequests {
             return false;
         }
         long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
-        Registration registration = new Registration(requests);
+        Registration registration = new Registration(requests, all);
         try {
             while (true) {
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
-                if (satisfied(requests, all)) {
+                if (registration.getAsBoolean()) {
                     return true;
                 }
                 long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
                 }
-                waitOnce(requests, () -> satisfied(requests, all), left, registration);
+                waitOnce(requests, registration, left, registration);
             }
         } finally {
-            registration.waiter.thread = null;
+            registration.leave();
         }
     }
 
     /**
-     * This thread's registration with the requests it waits for, made only once it is about to park (a thread
-     * that polls the ring retires the completions itself and needs none).
+     * This thread's wait for {@code requests}: what satisfies it ({@link #getAsBoolean}), and its registration
+     * with each request, made only once it is about to park ({@link #run}; a thread that polls the ring retires
+     * the completions itself and needs none). One waiter node per request: a node is an entry of one request's
+     * stack of waiters (its {@code next} is that stack's), so a node pushed onto a second request's stack would
+     * cut the first stack short, and the other threads waiting for that request would never be woken.
      */
-    private static final class Registration implements Runnable {
-        final IoRequest.Waiter waiter = new IoRequest.Waiter(Thread.currentThread());
+    private static final class Registration implements Runnable, BooleanSupplier {
+        private final Thread thread = Thread.currentThread();
         private final List<IoRequest> requests;
-        private boolean done;
+        private final boolean all;
+        /** The node of a single request's wait, or null. */
+        private IoRequest.Waiter single;
+        /** The nodes of a wait for several, one per request in order, or null. */
+        private IoRequest.Waiter[] several;
 
-        Registration(List<IoRequest> requests) {
+        Registration(List<IoRequest> requests, boolean all) {
             this.requests = requests;
+            this.all = all;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return satisfied(requests, all);
         }
 
         @Override
         public void run() {
-            if (!done) {
-                done = true;
-                for (IoRequest r : requests) {
-                    r.addWaiter(waiter);
+            if (single != null || several != null) {
+                return;
+            }
+            if (requests.size() == 1) {
+                single = new IoRequest.Waiter(thread);
+                requests.getFirst().addWaiter(single);
+                return;
+            }
+            IoRequest.Waiter[] nodes = new IoRequest.Waiter[requests.size()];
+            for (int i = 0; i < nodes.length; i++) {
+                nodes[i] = new IoRequest.Waiter(thread);
+            }
+            several = nodes;
+            for (int i = 0; i < nodes.length; i++) {
+                requests.get(i).addWaiter(nodes[i]);
+            }
+        }
+
+        /** Marks every node as left: a completion skips it, the next registration drops it. */
+        void leave() {
+            if (single != null) {
+                single.thread = null;
+            }
+            if (several != null) {
+                for (IoRequest.Waiter node : several) {
+                    node.thread = null;
                 }
             }
         }

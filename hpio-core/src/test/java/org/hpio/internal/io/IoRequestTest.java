@@ -2,6 +2,7 @@ package org.hpio.internal.io;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -39,6 +40,60 @@ class IoRequestTest {
         assertTrue(listenerSaw.get());
         assertTrue(waiterSawListener.get());
         assertEquals(5, request.resultOrThrow());
+    }
+
+    @Test
+    void aThreadWaitingForSeveralRequestsLosesNoOtherThreadWaitingForOneOfThem() throws Exception {
+        for (boolean all : new boolean[] {true, false}) {
+            IoRequest a = new IoRequest(IoOperation.nop());
+            IoRequest b = new IoRequest(IoOperation.nop());
+            IoRequest c = new IoRequest(IoOperation.nop());
+            Thread onA = Thread.ofPlatform().daemon().start(() -> awaitQuietly(List.of(a), true));
+            awaitParked(onA);
+            Thread onC = Thread.ofPlatform().daemon().start(() -> awaitQuietly(List.of(c), true));
+            awaitParked(onC);
+            // Registers with a, b and c in turn: a's and c's waiters must stay registered.
+            Thread onEach = Thread.ofVirtual().start(() -> awaitQuietly(List.of(a, b, c), all));
+            awaitParked(onEach);
+            a.complete(0, 0);
+            onA.join(10_000);
+            assertFalse(onA.isAlive(), "a's first waiter was not woken (all: " + all + ")");
+            b.complete(0, 0);
+            c.complete(0, 0);
+            onC.join(10_000);
+            onEach.join(10_000);
+            assertFalse(onC.isAlive(), "c's first waiter was not woken (all: " + all + ")");
+            assertFalse(onEach.isAlive(), "the waiter of all three was not woken (all: " + all + ")");
+        }
+    }
+
+    @Test
+    void aRequestListedTwiceInOneWaitIsWaitedForOnce() throws Exception {
+        IoRequest a = new IoRequest(IoOperation.nop());
+        Thread twice = Thread.ofPlatform().daemon().start(() -> awaitQuietly(List.of(a, a), true));
+        awaitParked(twice);
+        Thread completing = Thread.ofPlatform().daemon().start(() -> a.complete(0, 0));
+        completing.join(10_000);
+        assertFalse(completing.isAlive(), "completing the request never ended (its waiters looped)");
+        twice.join(10_000);
+        assertFalse(twice.isAlive());
+    }
+
+    private static void awaitQuietly(List<IoRequest> requests, boolean all) {
+        try {
+            IoRequests.await(requests, all, Long.MAX_VALUE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits until {@code thread} parks (it registers with its requests just before). */
+    private static void awaitParked(Thread thread) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.getState() != Thread.State.WAITING) {
+            assertTrue(System.nanoTime() < deadline, "the thread never parked: " + thread.getState());
+            Thread.sleep(1);
+        }
     }
 
     @Test
