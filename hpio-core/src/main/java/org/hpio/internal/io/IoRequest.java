@@ -152,7 +152,8 @@ public final class IoRequest {
      * Runs {@code action} once when the request completes: on the thread that retires the completion, before
      * the request reads as done and before any waiter wakes, so it must be short and must not block; at once on
      * this thread if it is already done. At most one listener. The engine makes sure someone retires the
-     * completion promptly (on io_uring: its completion thread, when no caller polls).
+     * completion promptly (on io_uring: its completion thread, when no caller polls). A listener that throws
+     * when the engine runs it is logged (WARNING); the request completes as usual.
      */
     public void whenDone(Runnable action) {
         setListener(action);
@@ -214,7 +215,7 @@ public final class IoRequest {
         try {
             Runnable action = (Runnable) LISTENER.getAndSet(this, COMPLETED);
             if (action != NO_LISTENER && action != COMPLETED) {
-                action.run();
+                runListener(action);
             }
         } finally {
             this.completed = true;
@@ -227,6 +228,20 @@ public final class IoRequest {
                     LockSupport.unpark(t);
                 }
             }
+        }
+    }
+
+    /**
+     * Runs the listener on the thread retiring the completion. Its failure is its own, logged: thrown from here
+     * it would leave that thread midway through a batch of completions (other requests' listeners not run, their
+     * waiters not woken), or reach a thread that only waited for another request.
+     */
+    private void runListener(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            System.getLogger(IoRequest.class.getName()).log(System.Logger.Level.WARNING,
+                    "the completion listener of " + operation.describe() + " failed", e);
         }
     }
 

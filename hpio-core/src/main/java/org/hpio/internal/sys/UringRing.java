@@ -430,16 +430,27 @@ public final class UringRing implements AutoCloseable {
 
     // ---- completion side (one thread) ----
 
-    /** Hands every available completion to {@code sink}, then retires them; returns the count. */
+    /**
+     * Hands every available completion to {@code sink}, then retires them; returns the count. An entry counts
+     * as taken once it is read: if {@code sink} throws, the entries read so far (the one it threw on included)
+     * are retired and the exception goes on, so that no completion is ever handed over twice.
+     */
     public int reap(CompletionSink sink) {
         int head = (int) INT.get(cqRing, cqHeadOffset);
         int tail = (int) INT.getAcquire(cqRing, cqTailOffset);
-        for (int i = head; i != tail; i++) {
-            long cqe = cqesOffset + CQE_SIZE * (i & cqMask);
-            sink.accept(cqRing.get(JAVA_LONG, cqe + CQE_USER_DATA), cqRing.get(JAVA_INT, cqe + CQE_RES));
-        }
-        if (head != tail) {
-            INT.setRelease(cqRing, cqHeadOffset, tail);
+        int taken = head;
+        try {
+            while (taken != tail) {
+                long cqe = cqesOffset + CQE_SIZE * (taken & cqMask);
+                long userData = cqRing.get(JAVA_LONG, cqe + CQE_USER_DATA);
+                int res = cqRing.get(JAVA_INT, cqe + CQE_RES);
+                taken++;
+                sink.accept(userData, res);
+            }
+        } finally {
+            if (taken != head) {
+                INT.setRelease(cqRing, cqHeadOffset, taken);
+            }
         }
         return tail - head;
     }

@@ -97,6 +97,21 @@ class IoRequestTest {
     }
 
     @Test
+    void aListenerThatThrowsLeavesTheRequestCompletedAndItsWaitersWoken() throws Exception {
+        IoRequest request = new IoRequest(IoOperation.nop());
+        request.whenDone(() -> {
+            throw new IllegalStateException("a listener's own failure (expected in this test)");
+        });
+        Thread waiter = Thread.ofPlatform().daemon().start(() -> awaitQuietly(List.of(request), true));
+        awaitParked(waiter);
+        request.complete(3, 0);   // the engine's retiring thread: it goes on
+        waiter.join(10_000);
+        assertFalse(waiter.isAlive());
+        assertTrue(request.isDone());
+        assertEquals(3, request.resultOrThrow());
+    }
+
+    @Test
     void aSecondListenerIsRefused() {
         IoRequest request = new IoRequest(IoOperation.nop());
         request.whenDone(() -> { });

@@ -13,6 +13,7 @@ import java.util.List;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -51,6 +52,28 @@ class UringRingTest {
                 assertEquals((byte) 0x55, buffer.get(JAVA_BYTE, i), "byte " + i + " was written by a neutralized read");
             }
             assertEquals(0, ring.neutralizeUnconsumed(1, former::add));   // nothing left unconsumed
+        }
+    }
+
+    @Test
+    void aCompletionIsHandedOverOnceEvenWhenTheSinkThrows() throws Exception {
+        assumeTrue(NativeAccess.available(), "native calls are off");
+        try (UringRing ring = UringRing.create(8, 16)) {
+            for (int i = 0; i < 3; i++) {
+                ring.prep(ring.nextSqe(), UringLayout.IORING_OP_NOP, (byte) 0, -1, 0, 0, 0, 0, i);
+            }
+            assertEquals(3, ring.enter(ring.flush(), 3, true));
+            List<Long> seen = new ArrayList<>();
+            assertThrows(IllegalStateException.class, () -> ring.reap((userData, res) -> {
+                seen.add(userData);
+                if (userData == 1) {
+                    throw new IllegalStateException("a sink's own failure");
+                }
+            }));
+            assertEquals(List.of(0L, 1L), seen);
+            assertEquals(1, ring.available(), "the two handed over are retired, the third is not");
+            ring.reap((userData, res) -> seen.add(userData));
+            assertEquals(List.of(0L, 1L, 2L), seen, "each once");
         }
     }
 
