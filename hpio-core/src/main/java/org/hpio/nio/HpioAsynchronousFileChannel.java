@@ -68,6 +68,11 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     /** Submissions hold the read lock; close takes the write lock to stop them. */
     private final ReentrantReadWriteLock closeLock = new ReentrantReadWriteLock();
     private volatile boolean open = true;
+    /**
+     * Tests only: run by a submitting thread between its operation's submission and {@link PendingOperation#listen}
+     * (outside the lock, where a close can come and find the request already completed); null otherwise.
+     */
+    volatile Runnable betweenSubmissionAndListener;
 
     private HpioAsynchronousFileChannel(EngineRings engines, NativeFile file, AsynchronousFileChannel jdk,
                                         ExecutorService executor, ChannelOptions options) {
@@ -259,6 +264,10 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             transfer.release();
             op.failBeforeSubmission(refused);
         } else {
+            Runnable pause = betweenSubmissionAndListener;
+            if (pause != null) {
+                pause.run();
+            }
             op.listen();
         }
         return op;
@@ -422,13 +431,17 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         } finally {
             closeLock.writeLock().unlock();
         }
+        List<PendingOperation<?>> operations = List.copyOf(inFlight);
         List<IoRequest> pending = new ArrayList<>();
-        for (PendingOperation<?> op : List.copyOf(inFlight)) {
+        for (PendingOperation<?> op : operations) {
             cancel(op.request());
             pending.add(op.request());
         }
         if (!pending.isEmpty()) {
             IoRequests.awaitAllUninterruptibly(pending);
+            for (PendingOperation<?> op : operations) {
+                op.awaitBufferReturned();   // settled by whoever retired it, or by its submitter right after
+            }
         }
         try {
             jdk.close();

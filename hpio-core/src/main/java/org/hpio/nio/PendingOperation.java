@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One read, write or force of an {@link HpioAsynchronousFileChannel} in flight, and its {@link Future}.
@@ -31,6 +32,11 @@ final class PendingOperation<A> implements Future<Integer> {
     private final CompletionHandler<Integer, ? super A> handler;
     private final CompletableFuture<Integer> result = new CompletableFuture<>();
     private volatile IoRequest request;
+    /**
+     * Set once {@link #settle} is done with the caller's buffer (data copied, positions moved, staging back):
+     * what the channel's close waits for ({@link #awaitBufferReturned}).
+     */
+    private volatile boolean bufferReturned;
 
     PendingOperation(HpioAsynchronousFileChannel channel, BufferTransfer transfer, boolean read, A attachment,
                      CompletionHandler<Integer, ? super A> handler) {
@@ -87,8 +93,20 @@ final class PendingOperation<A> implements Future<Integer> {
             if (transfer != null) {
                 transfer.release();
             }
+            bufferReturned = true;
         }
         deliver(bytes, failure);
+    }
+
+    /**
+     * Waits until {@link #settle} is done with the caller's buffer, after the request completed. The request's
+     * completion can come before the submitting thread set the listener ({@link #listen}, called right after the
+     * submission, outside the channel's lock); that thread then settles the operation itself, moments later.
+     */
+    void awaitBufferReturned() {
+        while (!bufferReturned) {
+            LockSupport.parkNanos(10_000);
+        }
     }
 
     /** Fails the operation before it reached the engine (its transfer, if any, already released). */

@@ -926,6 +926,38 @@ class HpioChannelsTest {
     }
 
     @Test
+    void closeReturnsOnlyOnceAnOperationThatCompletedBeforeItsListenerWasSetIsSettled() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        byte[] bytes = FileChannelContract.bytes(0, 4096);
+        Path file = Files.write(dir.resolve("f"), bytes);   // cached: the engine reads it within the submission
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            HpioAsynchronousFileChannel ch = (HpioAsynchronousFileChannel) running.opener().openAsync(file,
+                    Set.of(READ), null);
+            ch.force(false);   // starts the engine: the read below is one of its requests
+            CountDownLatch submitted = new CountDownLatch(1);
+            CountDownLatch closeReturned = new CountDownLatch(1);
+            ch.betweenSubmissionAndListener = () -> {
+                submitted.countDown();
+                try {
+                    closeReturned.await(1, TimeUnit.SECONDS);   // a close that does not wait for this returns first
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            ByteBuffer dst = ByteBuffer.allocate(1024);   // a heap buffer: staged, copied in when settled
+            CompletableFuture<Future<Integer>> read = onOwnThread(() -> ch.read(dst, 0));
+            assertTrue(submitted.await(30, TimeUnit.SECONDS));
+            ch.close();
+            int positionAtClose = dst.position();
+            closeReturned.countDown();
+            assertEquals(1024, read.get(30, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS),
+                    "done before the close: its result, as the JDK reports it");
+            assertEquals(1024, positionAtClose, "the buffer was the caller's again when close returned");
+            assertArrayEquals(Arrays.copyOf(bytes, 1024), dst.array());
+        }
+    }
+
+    @Test
     void aPlatformThreadsSmallBufferedWriteIsMadeAtOnceWithoutTheEngine() throws Exception {
         Path file = dir.resolve("w");
         try (Implementation.Running held = Implementation.HPIO_THREADS.startHeld(EngineConfig.defaults());
