@@ -746,24 +746,39 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                     return false;
                 } finally {
                     reapLock.unlock();
+                    wakeStandby();   // on every way out: a standby must not wait its slice with nobody polling
                 }
-                wakeStandby();
             } else {
-                Thread me = Thread.currentThread();
-                beforeParking.run();
-                standby.add(me);
-                try {
-                    if (!satisfied.getAsBoolean()) {
-                        LockSupport.parkNanos(this, nanos);
-                    }
-                } finally {
-                    standby.remove(me);
-                }
+                standBy(satisfied, nanos, beforeParking);
             }
             return true;
         } finally {
             if (pollers.decrementAndGet() == 0) {
                 attend();
+            }
+        }
+    }
+
+    /**
+     * Waits as a standby while another thread holds the reap lock: parked until that thread leaves (it wakes the
+     * first standby), this thread's request completes, or {@code nanos} pass. Queuing, then looking at the lock,
+     * pairs with the holder's unlock, then look at the queue (all volatile): either the holder sees this thread
+     * queued and wakes it, or this thread sees the lock free and goes back to poll instead of parking. A standby
+     * that leaves with the lock free wakes the next, which may have been the one woken while this one was
+     * leaving anyway.
+     */
+    private void standBy(BooleanSupplier satisfied, long nanos, Runnable beforeParking) {
+        Thread me = Thread.currentThread();
+        beforeParking.run();
+        standby.add(me);
+        try {
+            if (!satisfied.getAsBoolean() && reapLock.isLocked()) {
+                LockSupport.parkNanos(this, nanos);
+            }
+        } finally {
+            standby.remove(me);
+            if (!reapLock.isLocked()) {
+                wakeStandby();
             }
         }
     }
