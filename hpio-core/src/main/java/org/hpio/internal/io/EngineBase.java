@@ -229,7 +229,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             J job = queuedJob(next);
             live.add(job);
             admitted = true;
-            if (!injectedFault(job)) {
+            if (!refusedAtClose(job) && !injectedFault(job)) {
                 dispatch(job);
             }
         }
@@ -361,17 +361,36 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
 
     /** With a place taken: the job, its file leased, recorded live; on failure the place is given back. */
     private J admitWithPlace(IoOperation op, InjectedFault fault) throws IOException {
+        J job;
         try {
             if (closing) {
                 throw new IOException("the " + engineName() + " engine is closed");
             }
-            J job = newLeasedJob(op, fault);
+            job = newLeasedJob(op, fault);
             live.add(job);
-            return job;
         } catch (IOException | RuntimeException | Error e) {
             releasePlace();
             throw e;
         }
+        if (refusedAtClose(job)) {
+            throw new IOException("the " + engineName() + " engine is closed");
+        }
+        return job;
+    }
+
+    /**
+     * Whether {@code job}, just made live, must not go to the engine after all because close began meanwhile:
+     * close may have found the table of live requests empty before it was added (and gone on to stop the
+     * engine), so the job is finished here, ECANCELED, its place and lease given back. Adding, then looking at
+     * {@link #closing}, pairs with close's setting it, then looking at the table (both volatile): either close
+     * sees the job and waits for it, or the job sees close. The same as {@link #queueForPlace} does.
+     */
+    private boolean refusedAtClose(J job) {
+        if (!closing) {
+            return false;
+        }
+        finish(job, 0, Errno.ECANCELED);
+        return true;
     }
 
     /** A job for {@code op} with its file leased and the fault hook's decision noted; not yet live. */
