@@ -75,8 +75,8 @@ public final class IoEngines {
      * Prepares a later start of the io_uring engine, for a thread that does it ahead of the first need (the
      * {@code FileSystemProvider}'s warm-up): links io_uring's calls by calls the kernel refuses before it sets
      * anything up ({@link UringRing#exerciseCalls}), and loads and initializes the engine's classes. It opens
-     * nothing, so nothing needs closing. The first engine's start then costs a cold JVM 2-4 ms instead of
-     * 55-75 (AMD EPYC, 2 cores). Nothing to do where the portable engine is chosen or native calls are off.
+     * nothing, so nothing needs closing. The first engine's start then cost a cold JVM 6.6-11 ms instead of
+     * 53-75 (AMD EPYC, 2 cores). Nothing to do where the portable engine is chosen or native calls are off.
      */
     public static void prepareStart() throws IllegalAccessException {
         if (!NativeAccess.available() || "threads".equalsIgnoreCase(System.getProperty(PROPERTY, "auto").trim())) {
