@@ -150,12 +150,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             throw new IllegalArgumentException("Read-only buffer");
         }
         if (!open || !buffer.hasRemaining()) {
-            Throwable closed = open ? null : new ClosedChannelException();
-            if (handler == null) {
-                return PendingOperation.done(0, closed);
-            }
-            PendingOperation.dispatch(handlerExecutor(), handler, attachment, 0, closed);
-            return null;
+            return settledAtOnce(0, open ? null : new ClosedChannelException(), attachment, handler);
         }
         if (read && !options.direct() && engines.firstIfStarted() == null && (handler == null || executor != null)) {
             Future<Integer> served = readFromCacheBeforeStart(buffer, position, attachment, handler);
@@ -166,8 +161,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         IoEngine started;
         try {
             started = engines.firstOrStart();
-        } catch (IOException | RuntimeException e) {
-            return failed(e, attachment, handler);
+        } catch (IOException | RuntimeException e) {   // the engines could not be started
+            return settledAtOnce(null, e, attachment, handler);
         }
         if (started == null || started.isClosed()) {
             // The JVM's shutdown hook closed the engine (or closed it before this channel's first need): the
@@ -211,12 +206,16 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         return PendingOperation.done(bytes, failure);
     }
 
-    /** An operation failed before it reached an engine (the engines could not be started). */
-    private <A> Future<Integer> failed(Throwable failure, A attachment, CompletionHandler<Integer, ? super A> handler) {
+    /**
+     * An operation settled without an engine request (nothing to transfer, the channel closed, the engines not
+     * to be had): a done future, or the handler handed to its executor (then null).
+     */
+    private <A> Future<Integer> settledAtOnce(Integer bytes, Throwable failure, A attachment,
+                                              CompletionHandler<Integer, ? super A> handler) {
         if (handler == null) {
-            return PendingOperation.done(null, failure);
+            return PendingOperation.done(bytes, failure);
         }
-        PendingOperation.dispatch(handlerExecutor(), handler, attachment, null, failure);
+        PendingOperation.dispatch(handlerExecutor(), handler, attachment, bytes, failure);
         return null;
     }
 

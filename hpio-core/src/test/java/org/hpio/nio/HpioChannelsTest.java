@@ -810,19 +810,10 @@ class HpioChannelsTest {
             assertArrayEquals(bytes, all.array());
             assertEquals(4096, all.position());
             ByteBuffer direct = ByteBuffer.allocateDirect(100);
-            CompletableFuture<String> handled = new CompletableFuture<>();
-            given.read(direct, 1000, null, new CompletionHandler<Integer, Object>() {
-                @Override
-                public void completed(Integer n, Object a) {
-                    handled.complete(n + " on " + Thread.currentThread().getName());
-                }
-
-                @Override
-                public void failed(Throwable e, Object a) {
-                    handled.completeExceptionally(e);
-                }
-            });
-            assertEquals("100 on given-executor", handled.get(30, TimeUnit.SECONDS));
+            AsynchronousFileChannelContract.Recorder<Object> handled = new AsynchronousFileChannelContract.Recorder<>();
+            given.read(direct, 1000, null, handled);
+            assertEquals(100, handled.result.get(30, TimeUnit.SECONDS));
+            assertEquals("given-executor", handled.thread.getName());
             byte[] got = new byte[100];
             direct.flip().get(got);
             assertArrayEquals(Arrays.copyOfRange(bytes, 1000, 1100), got);
@@ -859,19 +850,10 @@ class HpioChannelsTest {
                         case 0 -> assertEquals(2, ch.write(ByteBuffer.wrap(new byte[] {1, 2}), 0).get(30, TimeUnit.SECONDS));
                         case 1 -> ch.force(true);
                         default -> {
-                            CompletableFuture<Integer> read = new CompletableFuture<>();
-                            ch.read(ByteBuffer.allocate(10), 0, null, new CompletionHandler<Integer, Object>() {
-                                @Override
-                                public void completed(Integer n, Object a) {
-                                    read.complete(n);
-                                }
-
-                                @Override
-                                public void failed(Throwable e, Object a) {
-                                    read.completeExceptionally(e);
-                                }
-                            });
-                            assertEquals(10, read.get(30, TimeUnit.SECONDS));
+                            AsynchronousFileChannelContract.Recorder<Object> read =
+                                    new AsynchronousFileChannelContract.Recorder<>();
+                            ch.read(ByteBuffer.allocate(10), 0, null, read);
+                            assertEquals(10, read.result.get(30, TimeUnit.SECONDS));
                         }
                     }
                     assertEquals(1, source.engineAsks(), "first need " + need);

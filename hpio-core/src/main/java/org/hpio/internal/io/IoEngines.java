@@ -79,7 +79,7 @@ public final class IoEngines {
      * 53-75 (AMD EPYC, 2 cores). Nothing to do where the portable engine is chosen or native calls are off.
      */
     public static void prepareStart() throws IllegalAccessException {
-        if (!NativeAccess.available() || "threads".equalsIgnoreCase(System.getProperty(PROPERTY, "auto").trim())) {
+        if (!NativeAccess.available() || choice().equals("threads")) {
             return;
         }
         UringRing.exerciseCalls();
@@ -93,13 +93,18 @@ public final class IoEngines {
 
     /** An engine chosen by {@value #PROPERTY}. */
     public static IoEngine open(EngineConfig config) throws IOException {
-        String choice = System.getProperty(PROPERTY, "auto").toLowerCase(Locale.ROOT);
+        String choice = choice();
         return switch (choice) {
             case "uring" -> register(UringEngine.open(config));
             case "threads" -> register(ThreadPoolEngine.open(config));
             case "auto" -> register(openAuto(config));
             default -> throw new IllegalArgumentException("-D" + PROPERTY + " must be uring, threads or auto, not " + choice);
         };
+    }
+
+    /** {@value #PROPERTY}'s value, lower case (auto when unset). */
+    private static String choice() {
+        return System.getProperty(PROPERTY, "auto").toLowerCase(Locale.ROOT);
     }
 
     /** The io_uring engine, or an IOException saying why it cannot start here. */
