@@ -202,6 +202,11 @@ public final class AdmissionGate {
         }
     }
 
+    /** The thread whose turn it is in {@link #acquire}, if any waits. */
+    public Thread firstInLine() {
+        return waiting.peek();
+    }
+
     /** The units held now. */
     public long held() {
         return held.get();

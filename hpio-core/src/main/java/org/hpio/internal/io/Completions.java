@@ -47,6 +47,15 @@ interface Completions {
     default void listener(boolean added) {
     }
 
+    /**
+     * What {@code waiter} waits for may have come without a completion being posted: a place or staging bytes
+     * handed to it, a queued request cancelled ({@code null}: whichever thread waits for it). Unparking reaches
+     * a parked thread; an engine whose waiting threads sleep in the kernel ({@link #pollFor}) wakes the one that
+     * does, if it may be {@code waiter}.
+     */
+    default void waitEndedOffRing(Thread waiter) {
+    }
+
     /** For requests made outside an engine (tests): completed by whoever calls complete. */
     Completions NONE = new Completions() { };
 }

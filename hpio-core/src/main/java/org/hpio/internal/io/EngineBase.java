@@ -206,9 +206,10 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             if (closing) {
                 WaitsForPlace next = waitingForPlace.poll();
                 if (next instanceof PlaceTicket ticket) {
-                    ticket.settle(PlaceTicket.REFUSED);
+                    settleTicket(ticket, PlaceTicket.REFUSED);
                 } else if (next != null) {
                     completeWithoutPlace((Job) next, 0, Errno.ECANCELED);
+                    waitEndedOffRing(null);
                 }
                 continue;
             }
@@ -221,7 +222,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
                 return admitted;
             }
             if (next instanceof PlaceTicket ticket) {
-                if (!ticket.settle(PlaceTicket.GRANTED)) {
+                if (!settleTicket(ticket, PlaceTicket.GRANTED)) {
                     permits.release(1);   // withdrawn: the place goes to the next in line
                 }
                 continue;
@@ -234,6 +235,15 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             }
         }
         return admitted;
+    }
+
+    /** Settles {@code ticket} (see {@link PlaceTicket#settle}); its thread may be waiting in the kernel. */
+    private boolean settleTicket(PlaceTicket ticket, int outcome) {
+        if (!ticket.settle(outcome)) {
+            return false;
+        }
+        waitEndedOffRing(ticket.thread);
+        return true;
     }
 
     @SuppressWarnings("unchecked")   // the queue holds only this engine's jobs and tickets
@@ -252,6 +262,7 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
             if (entry instanceof Job job && job.request == request) {
                 if (waitingForPlace.remove(job)) {
                     completeWithoutPlace(job, 0, Errno.ECANCELED);
+                    waitEndedOffRing(null);
                     return true;
                 }
                 return false;

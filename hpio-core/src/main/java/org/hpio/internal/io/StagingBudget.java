@@ -13,10 +13,12 @@ package org.hpio.internal.io;
 public final class StagingBudget {
     private final AdmissionGate gate;
     private final AdmissionGate.Wait helpingEngine;
+    private final Completions engine;
 
     StagingBudget(long limit, boolean failFast, Completions engine) {
         this.gate = new AdmissionGate(limit, failFast);
         this.helpingEngine = AdmissionGate.helping(engine);
+        this.engine = engine;
     }
 
     public void acquire(long bytes) throws EngineSaturatedException, InterruptedException {
@@ -27,10 +29,20 @@ public final class StagingBudget {
             throw new EngineSaturatedException("staging budget of " + limit() + " bytes is in use (" + held()
                     + " held, " + bytes + " more asked)");
         }
+        wakeFirstInLine();   // it is the next one's turn, and what is left may fit it
     }
 
     public void release(long bytes) {
         gate.release(bytes);
+        wakeFirstInLine();
+    }
+
+    /** The gate unparks its first waiter; one that waits in the kernel (polling its engine) is woken there. */
+    private void wakeFirstInLine() {
+        Thread first = gate.firstInLine();
+        if (first != null) {
+            engine.waitEndedOffRing(first);
+        }
     }
 
     public long held() {

@@ -13,7 +13,9 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -106,6 +108,12 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     private final AtomicInteger listeners = new AtomicInteger();
     /** Pollers waiting for the reap lock, to be woken when its holder leaves. */
     private final Queue<Thread> standby = new ConcurrentLinkedQueue<>();
+    /** The platform thread waiting in the kernel in {@link #pollFor} now, if any (see {@link #waitEndedOffRing}). */
+    private volatile Thread pollerInKernel;
+    /** Set once a wake-up is on its way to {@link #pollerInKernel}: one kernel wait costs at most one. */
+    private final AtomicBoolean wakeSent = new AtomicBoolean();
+    /** Kernel waits of {@link #pollFor} that ended with nothing posted (their time ran out): for tests. */
+    private final AtomicLong emptyPolls = new AtomicLong();
     /**
      * While more than this many requests are in flight ({@value #DEFER_PROPERTY}, default 64; 0: never), a
      * virtual thread's submission only publishes its entry, and the completion thread submits every entry
@@ -736,8 +744,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                     if (ringClosed) {
                         return false;
                     }
-                    if (reapAndSubmit() == 0 && !satisfied.getAsBoolean()) {
-                        ring.waitCompletion(nanos);
+                    if (reapAndSubmit() == 0 && waitedInKernel(satisfied, nanos)) {
                         reapAndSubmit();
                     }
                 } catch (IOException e) {
@@ -757,6 +764,69 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                 attend();
             }
         }
+    }
+
+    /**
+     * The poller's wait in the kernel (holding the reap lock), unless {@code satisfied} holds: until a completion
+     * is posted, or a wake-up from {@link #waitEndedOffRing}, or {@code nanos} pass. Saying that it waits there,
+     * then looking at {@code satisfied}, pairs with a settler's change, then look at {@link #pollerInKernel}
+     * (all volatile): either this thread sees the change, or the settler sees it and wakes it. False when it
+     * did not wait.
+     */
+    private boolean waitedInKernel(BooleanSupplier satisfied, long nanos) throws IOException {
+        pollerInKernel = Thread.currentThread();
+        try {
+            if (satisfied.getAsBoolean()) {
+                return false;
+            }
+            if (!ring.waitCompletion(nanos)) {
+                emptyPolls.incrementAndGet();
+            }
+            return true;
+        } finally {
+            pollerInKernel = null;
+            wakeSent.set(false);
+        }
+    }
+
+    /**
+     * Wakes the thread waiting in the kernel in {@link #pollFor} when what it may wait for came without a
+     * completion (a place or staging handed to it, a queued request cancelled): a NOP whose completion ends its
+     * wait, at most one per wait. Nothing happens while no platform thread waits there: under load the threads
+     * that free places hold the reap lock (nobody else can be in the kernel), and those that poll see changes
+     * before they go in.
+     */
+    @Override
+    public void waitEndedOffRing(Thread waiter) {
+        Thread inKernel = pollerInKernel;
+        if (inKernel == null || inKernel == Thread.currentThread() || waiter != null && waiter != inKernel
+                || !wakeSent.compareAndSet(false, true)) {
+            return;
+        }
+        submitLock.lock();
+        try {
+            if (closing) {
+                return;   // close wakes the ring's threads itself, and the ring may be gone
+            }
+            long sqe = ring.nextSqe();
+            if (sqe >= 0) {   // a full queue is about to be submitted, and its completions end the wait
+                ring.prep(sqe, UringLayout.IORING_OP_NOP, (byte) 0, -1, 0, 0, 0, 0, WAKE_TAG);
+                submitQueued();
+            }
+        } finally {
+            submitLock.unlock();
+            finishAbandoned();
+        }
+    }
+
+    /** How many of {@link #pollFor}'s kernel waits ended with nothing posted (for tests). */
+    long emptyPolls() {
+        return emptyPolls.get();
+    }
+
+    /** Whether a platform thread waits in the kernel in {@link #pollFor} now (for tests). */
+    boolean pollerInKernel() {
+        return pollerInKernel != null;
     }
 
     /**

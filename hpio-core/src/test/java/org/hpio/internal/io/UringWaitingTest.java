@@ -1,5 +1,6 @@
 package org.hpio.internal.io;
 
+import org.hpio.internal.sys.Errno;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
 import org.junit.jupiter.api.AfterEach;
@@ -322,6 +323,92 @@ class UringWaitingTest {
         assertFalse(b.isAlive());
         assertNull(failure.get());
         assertEquals(2, second.resultOrThrow());
+    }
+
+    /**
+     * A platform thread waiting for a request queued for a place waits in the kernel; when another thread cancels
+     * that request (no completion is posted: it never reached the ring), a wake-up ends the wait, not its time
+     * slice. Each round counts the poller's kernel waits that ran out: before the wake-up every round had one (the
+     * wait ran its 50 ms); a round can also have one when this thread was held up for the slice, hence rounds.
+     */
+    @Test
+    void aPollerInTheKernelIsWokenWhenTheRequestItWaitsForIsCancelledInTheQueue() throws Exception {
+        for (int i = 0; i < 8; i++) {
+            gatedRead("c" + i);   // the engine's bound: the next request queues for a place
+        }
+        UringEngine uring = (UringEngine) engine;
+        NativeFile fifo = fifos.get(0);
+        assertTrue(anyRoundWokenWithoutTimeout(uring, () -> {
+            IoRequest queued = engine.submitToWait(IoOperation.read(fifo, arena.allocate(64), 0));
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread waiter = Thread.ofPlatform().start(() -> {
+                try {
+                    assertTrue(queued.await(30, TimeUnit.SECONDS));
+                    assertEquals(Errno.ECANCELED, queued.errno());
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            return new Round(waiter, failure, () -> assertTrue(engine.cancel(queued)));
+        }));
+    }
+
+    /** As above, for a platform thread waiting for staging bytes that another thread gives back. */
+    @Test
+    void aPollerInTheKernelIsWokenWhenTheStagingItWaitsForIsGivenBack() throws Exception {
+        gatedRead("s");   // something in flight, as when staging runs out
+        UringEngine uring = (UringEngine) engine;
+        StagingBudget staging = engine.staging();
+        assertTrue(anyRoundWokenWithoutTimeout(uring, () -> {
+            long all = staging.limit();
+            staging.acquire(all);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread waiter = Thread.ofPlatform().start(() -> {
+                try {
+                    staging.acquire(4096);
+                    staging.release(4096);
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            return new Round(waiter, failure, () -> staging.release(all));
+        }));
+    }
+
+    /** A waiting platform thread, what it failed with, and what ends its wait. */
+    private record Round(Thread waiter, AtomicReference<Throwable> failure, Step end) {
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    private interface RoundStart {
+        Round start() throws Exception;
+    }
+
+    /**
+     * Up to five rounds: each starts a waiter, and once it waits in the kernel ends its wait by the round's step;
+     * true as soon as a round's waiter returned with none of the kernel waits in between running out.
+     */
+    private static boolean anyRoundWokenWithoutTimeout(UringEngine uring, RoundStart rounds) throws Exception {
+        for (int round = 0; round < 5; round++) {
+            Round r = rounds.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!uring.pollerInKernel() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertTrue(uring.pollerInKernel(), "the waiter never waited in the kernel");
+            long emptyBefore = uring.emptyPolls();
+            r.end().run();
+            r.waiter().join(30_000);
+            assertFalse(r.waiter().isAlive(), "the waiter is stuck");
+            assertNull(r.failure().get());
+            if (uring.emptyPolls() == emptyBefore) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test
