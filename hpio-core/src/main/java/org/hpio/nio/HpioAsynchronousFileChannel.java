@@ -50,6 +50,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * then a buffered read all in the page cache is done at once on the calling thread, as the engine would do it
  * (see {@link #readFromCacheBeforeStart}), so a cold JVM's first read of a cached file costs no io_uring set-up.
  *
+ * <p>Opened before hpio's native calls were ready (a cold JVM's first 60-100 ms, see
+ * {@link NativeFiles#channelCallsReady}), a channel's reads and forces go to the JDK's channel until its first
+ * operation after they are, which opens hpio's descriptor ({@link LateDescriptor}; if the name no longer leads
+ * to the same file, the JDK's channel serves it for good). A write opens it at once instead (linking the calls
+ * it needs itself): the JDK's channel would hold its buffer in its queue without bound.
+ *
  * <p>Close: refuses new operations, cancels those in flight and waits until the kernel is done with every
  * buffer; an operation the close stopped fails with {@link java.nio.channels.AsynchronousCloseException} and
  * leaves its buffer's position, one that finished first reports its result (as the JDK's channel does).
@@ -60,7 +66,11 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
      * it when the channel was opened before the start (see {@link #readFromCacheBeforeStart}).
      */
     private final EngineRings engines;
+    /** hpio's descriptor, opened with the channel; null when {@link #late} opens it. */
     private final NativeFile file;
+    /** For a channel opened before the native calls were ready: its descriptor, opened late; else null. */
+    private final LateDescriptor late;
+    private final Path path;
     private final AsynchronousFileChannel jdk;
     private final ExecutorService executor;
     private final ChannelOptions options;
@@ -74,10 +84,12 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
      */
     volatile Runnable betweenSubmissionAndListener;
 
-    private HpioAsynchronousFileChannel(EngineRings engines, NativeFile file, AsynchronousFileChannel jdk,
-                                        ExecutorService executor, ChannelOptions options) {
+    private HpioAsynchronousFileChannel(EngineRings engines, NativeFile file, LateDescriptor late, Path path,
+                                        AsynchronousFileChannel jdk, ExecutorService executor, ChannelOptions options) {
         this.engines = engines;
         this.file = file;
+        this.late = late;
+        this.path = path;
         this.jdk = jdk;
         this.executor = executor;
         this.options = options;
@@ -95,6 +107,12 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         ChannelOptions options = ChannelOptions.of(openOptions);
         AsynchronousFileChannel jdk = jdkProvider.newAsynchronousFileChannel(path, options.forJdk(), executor, attrs);
         try {
+            if (!NativeFiles.channelCallsReady() && !options.direct() && !options.deleteOnClose()) {
+                LateDescriptor late = LateDescriptor.of(jdkProvider, path, options);   // see HpioFileChannel#open
+                if (late != null) {
+                    return new HpioAsynchronousFileChannel(engines, null, late, path, jdk, executor, options);
+                }
+            }
             if (!NativeFiles.servedByEngine(jdkProvider, path)) {
                 if (!options.direct() && !options.deleteOnClose()) {
                     return jdk;
@@ -103,7 +121,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
                 return jdkProvider.newAsynchronousFileChannel(path, options.forJdkAlone(), executor, attrs);
             }
             NativeFile file = NativeFiles.open(jdkProvider, path, options);
-            return new HpioAsynchronousFileChannel(engines, file, jdk, executor, options);
+            return new HpioAsynchronousFileChannel(engines, file, null, path, jdk, executor, options);
         } catch (IOException | RuntimeException | Error e) {
             jdk.close();
             throw e;
@@ -152,8 +170,12 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         if (!open || !buffer.hasRemaining()) {
             return settledAtOnce(0, open ? null : new ClosedChannelException(), attachment, handler);
         }
+        NativeFile descriptor = attached(!read);   // the JDK's write would hold its buffer without bound
+        if (descriptor == null) {   // opened before the native calls were ready, and they still are not
+            return jdkTransfer(buffer, position, read, attachment, handler);
+        }
         if (read && !options.direct() && engines.firstIfStarted() == null && (handler == null || executor != null)) {
-            Future<Integer> served = readFromCacheBeforeStart(buffer, position, attachment, handler);
+            Future<Integer> served = readFromCacheBeforeStart(descriptor, buffer, position, attachment, handler);
             if (served != null) {
                 return handler == null ? served : null;
             }
@@ -169,7 +191,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             // JDK's channel serves.
             return jdkTransfer(buffer, position, read, attachment, handler);
         }
-        return submit(started, buffer, position, read, attachment, handler);
+        return submit(started, descriptor, buffer, position, read, attachment, handler);
     }
 
     /**
@@ -180,7 +202,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
      * that way (not all of it cached, the channel closed meanwhile): the engine then takes it. Only where no
      * engine is needed to deliver it: a handler without an executor goes to the engine's default pool.
      */
-    private <A> Future<Integer> readFromCacheBeforeStart(ByteBuffer dst, long position, A attachment,
+    private <A> Future<Integer> readFromCacheBeforeStart(NativeFile file, ByteBuffer dst, long position, A attachment,
                                                         CompletionHandler<Integer, ? super A> handler) {
         long got;
         Throwable failure = null;
@@ -232,8 +254,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         return null;
     }
 
-    private <A> PendingOperation<A> submit(IoEngine engine, ByteBuffer buffer, long position, boolean read,
-                                           A attachment, CompletionHandler<Integer, ? super A> handler) {
+    private <A> PendingOperation<A> submit(IoEngine engine, NativeFile file, ByteBuffer buffer, long position,
+                                           boolean read, A attachment, CompletionHandler<Integer, ? super A> handler) {
         BufferTransfer transfer;
         try {
             transfer = BufferTransfer.prepare(engine, new ByteBuffer[] {buffer}, read, true);
@@ -270,6 +292,14 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             op.listen();
         }
         return op;
+    }
+
+    /**
+     * hpio's descriptor: for a channel opened before the native calls were ready, opened now if they are or
+     * {@code now} ({@link LateDescriptor}); else null while they are not, and for good when it could not be.
+     */
+    private NativeFile attached(boolean now) {
+        return late == null ? file : late.get(now);
     }
 
     /** Called by an operation as it settles. */
@@ -321,7 +351,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     @Override
     public void force(boolean metaData) throws IOException {
         ensureOpen();
-        IoEngine started = engines.firstOrStart();
+        NativeFile descriptor = attached(false);
+        IoEngine started = descriptor == null ? null : engines.firstOrStart();
         if (started == null || started.isClosed()) {
             jdk.force(metaData);
             return;
@@ -330,7 +361,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         closeLock.readLock().lock();
         try {
             ensureOpen();
-            request = started.submit(IoOperation.fsync(file, metaData));
+            request = started.submit(IoOperation.fsync(descriptor, metaData));
         } finally {
             closeLock.readLock().unlock();
         }
@@ -445,7 +476,11 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         try {
             jdk.close();
         } finally {
-            file.close();
+            if (late != null) {
+                late.close();   // and none is opened after
+            } else {
+                file.close();
+            }
         }
     }
 
@@ -453,7 +488,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         try {
             close();
         } catch (IOException e) {
-            System.getLogger(getClass().getName()).log(System.Logger.Level.WARNING, "closing " + file.path() + ": " + e);
+            System.getLogger(getClass().getName()).log(System.Logger.Level.WARNING, "closing " + path + ": " + e);
         }
     }
 
@@ -464,6 +499,6 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
 
     @Override
     public String toString() {
-        return "HpioAsynchronousFileChannel[" + file.path() + ", " + engines.nameIfStarted() + "]";
+        return "HpioAsynchronousFileChannel[" + path + ", " + LateDescriptor.servedBy(late, engines) + "]";
     }
 }

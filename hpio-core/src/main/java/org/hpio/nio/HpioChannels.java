@@ -31,6 +31,11 @@ public final class HpioChannels {
         }
     }
 
+    /** The provider behind these factories, made now if need be (tests: its warm-up then starts). */
+    static HpioFileSystemProvider provider() {
+        return Holder.PROVIDER;
+    }
+
     public static FileChannel open(Path path, OpenOption... options) throws IOException {
         return open(path, Set.of(options));
     }

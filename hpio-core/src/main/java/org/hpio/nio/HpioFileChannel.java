@@ -23,6 +23,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.List;
@@ -40,6 +41,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * file (for a plain read-only channel, opened when first needed: {@link #openReadOnly}); {@code size} is hpio's
  * descriptor's. The file position is this channel's own (the JDK channel's is never used).
  *
+ * <p>A channel opened before hpio's native calls are ready (a cold JVM's first 60-100 ms, see
+ * {@link NativeFiles#channelCallsReady}) is served by the JDK's channel alone until its first call after they
+ * are, or its first call from a virtual thread, which opens hpio's descriptor ({@link LateDescriptor}; if the name
+ * no longer leads to the same file, the JDK's channel serves it for good). The position is this channel's
+ * throughout, so nothing moves at the switch.
+ *
  * <p>Buffers: see {@link BufferTransfer}. A thread returns from a read or write only once the kernel is done
  * with its buffer, even when the channel is closed under it or the thread is interrupted (the channel then
  * closes, as the JDK's does, and the call throws {@link java.nio.channels.ClosedByInterruptException}).
@@ -47,7 +54,10 @@ import java.util.concurrent.locks.ReentrantLock;
 final class HpioFileChannel extends FileChannel {
     /** The engines this channel's calls go to, one per call ({@link EngineRings#forCurrentThread}). */
     private final EngineRings engines;
+    /** hpio's descriptor, opened with the channel; null when {@link #late} opens it. */
     private final NativeFile file;
+    /** For a channel opened before the native calls were ready: its descriptor, opened late; else null. */
+    private final LateDescriptor late;
     /** The JDK's channel on the same file: opened with this one, or on first use (see {@link #openReadOnly}). */
     private volatile FileChannel jdk;
     /** Guards the late opening of {@link #jdk} against close. */
@@ -67,8 +77,14 @@ final class HpioFileChannel extends FileChannel {
 
     private HpioFileChannel(EngineRings engines, NativeFile file, FileChannel jdk, FileSystemProvider jdkProvider,
                             Path path, ChannelOptions options) {
+        this(engines, file, null, jdk, jdkProvider, path, options);
+    }
+
+    private HpioFileChannel(EngineRings engines, NativeFile file, LateDescriptor late, FileChannel jdk,
+                            FileSystemProvider jdkProvider, Path path, ChannelOptions options) {
         this.engines = engines;
         this.file = file;
+        this.late = late;
         this.jdk = jdk;
         this.jdkProvider = jdkProvider;
         this.path = path;
@@ -94,6 +110,12 @@ final class HpioFileChannel extends FileChannel {
         }
         FileChannel jdk = jdkProvider.newFileChannel(path, options.forJdk(), attrs);
         try {
+            if (!NativeFiles.channelCallsReady() && !options.direct() && !options.deleteOnClose()) {
+                FileChannel channel = openedBeforeReady(engines, jdk, jdkProvider, path, options);
+                if (channel != null) {
+                    return channel;
+                }
+            }
             if (!NativeFiles.servedByEngine(jdkProvider, path)) {
                 if (!options.direct() && !options.deleteOnClose()) {
                     return jdk;
@@ -110,6 +132,28 @@ final class HpioFileChannel extends FileChannel {
     }
 
     /**
+     * Before the native calls are ready: the channel over the JDK's just opened, hpio's descriptor to come
+     * ({@link LateDescriptor}); the JDK's channel alone for a file that is not regular (a pipe, a device), as
+     * for every file the engine does not serve; null when the JDK cannot give the file's identity (hpio's
+     * descriptor is then opened now). O_DIRECT and DELETE_ON_CLOSE are opened now: the JDK's channel does not
+     * carry them (the one needs hpio's flags from the first call, the other removes the name a late open needs).
+     */
+    private static FileChannel openedBeforeReady(EngineRings engines, FileChannel jdk, FileSystemProvider jdkProvider,
+                                                 Path path, ChannelOptions options) throws IOException {
+        LateDescriptor late = LateDescriptor.of(jdkProvider, path, options);
+        if (late != null) {
+            return new HpioFileChannel(engines, null, late, jdk, jdkProvider, path, options);
+        }
+        BasicFileAttributes attributes;
+        try {
+            attributes = jdkProvider.readAttributes(path, BasicFileAttributes.class);
+        } catch (IOException e) {
+            return null;
+        }
+        return attributes.isRegularFile() ? null : jdk;
+    }
+
+    /**
      * A plain read-only open (READ or no option, no attribute: {@code FileChannel.open(path)}, and from a virtual
      * thread {@code Files.readAllBytes} and {@code newByteChannel(path)}, whose platform-thread calls the
      * provider leaves to the JDK) costs one statx(2) by name and one open(2) of hpio's descriptor, not the
@@ -123,8 +167,8 @@ final class HpioFileChannel extends FileChannel {
      */
     private static FileChannel openReadOnly(EngineRings engines, FileSystemProvider jdkProvider, Path path,
                                             ChannelOptions options) throws IOException {
-        if (!NativeAccess.available()) {
-            return null;
+        if (!NativeFiles.channelCallsReady() || !NativeAccess.available()) {
+            return null;   // the JDK's open first (see open): the native calls are off, or not linked yet
         }
         boolean served;
         try {
@@ -165,6 +209,16 @@ final class HpioFileChannel extends FileChannel {
         } finally {
             jdkLock.unlock();
         }
+    }
+
+    /**
+     * hpio's descriptor: for a channel opened before the native calls were ready, opened now if they are, or if
+     * this thread is virtual (the JDK's read or write would pin its carrier: under load the scheduler then adds
+     * carriers, up to 256) ({@link LateDescriptor}); else null while they are not, and for good when it could not
+     * be opened (the JDK's channel serves every call then).
+     */
+    private NativeFile attached() {
+        return late == null ? file : late.get(Thread.currentThread().isVirtual());
     }
 
     private FileChannel openJdkLate() throws IOException {
@@ -305,15 +359,21 @@ final class HpioFileChannel extends FileChannel {
             if (!isOpen()) {
                 return 0;   // end() throws AsynchronousCloseException or ClosedByInterruptException
             }
+            NativeFile descriptor = attached();
+            if (descriptor == null) {   // opened before the native calls were ready, and they still are not
+                moved = jdkTransfer(buffers, read, at);
+                completed = true;
+                return moved;
+            }
             if (read && buffers.length == 1 && !options.direct()) {
-                long got = CachedRead.read(file, buffers[0], at);
+                long got = CachedRead.read(descriptor, buffers[0], at);
                 if (got != CachedRead.NOT_SERVED) {
                     completed = true;
                     return got == 0 ? -1 : got;
                 }
             }
             if (!read && buffers.length == 1 && !options.direct() && !options.dsync() && !options.sync()) {
-                long written = CallingThreadWrite.write(file, buffers[0], at);
+                long written = CallingThreadWrite.write(descriptor, buffers[0], at);
                 if (written != CallingThreadWrite.NOT_SERVED) {
                     completed = true;
                     return written;
@@ -326,7 +386,7 @@ final class HpioFileChannel extends FileChannel {
                 return moved;
             }
             transfer = BufferTransfer.prepare(engine, buffers, read);
-            IoRequest request = submitOrNullIfEngineClosed(engine, transfer.operation(file, at));
+            IoRequest request = submitOrNullIfEngineClosed(engine, transfer.operation(descriptor, at));
             if (request == null && isOpen() && engine.isClosed()) {   // refused: the engine closed meanwhile
                 transfer.release();
                 transfer = null;
@@ -456,7 +516,8 @@ final class HpioFileChannel extends FileChannel {
     @Override
     public long size() throws IOException {
         ensureOpen();
-        return file.size();
+        NativeFile attached = attached();
+        return attached == null ? jdk().size() : attached.size();
     }
 
     @Override
@@ -482,7 +543,8 @@ final class HpioFileChannel extends FileChannel {
     @Override
     public void force(boolean metaData) throws IOException {
         ensureOpen();
-        IoEngine engine = engines.forCurrentThread();
+        NativeFile attached = attached();
+        IoEngine engine = attached == null ? null : engines.forCurrentThread();
         if (engine == null || engine.isClosed()) {
             jdk().force(metaData);
             return;
@@ -493,7 +555,7 @@ final class HpioFileChannel extends FileChannel {
             if (!isOpen()) {
                 return;
             }
-            IoRequest request = submitAndWait(engine, IoOperation.fsync(file, metaData));
+            IoRequest request = submitAndWait(engine, IoOperation.fsync(attached, metaData));
             if (request != null && request.isCancelled() && engine.isClosed()) {
                 jdk().force(metaData);
                 completed = true;
@@ -587,7 +649,7 @@ final class HpioFileChannel extends FileChannel {
     @Override
     protected void implCloseChannel() throws IOException {
         if (handedToEngine) {
-            engines.cancelAll(file);   // this channel's descriptor: its requests and no other's, on every engine
+            engines.cancelAll(late == null ? file : late.get(true));   // handed: opened   // this channel's descriptor: its requests and no other's, on every engine
         }
         jdkLock.lock();
         try {
@@ -596,7 +658,11 @@ final class HpioFileChannel extends FileChannel {
             }
         } finally {
             jdkLock.unlock();
-            file.close();
+            if (late != null) {
+                late.close();   // and none is opened after
+            } else {
+                file.close();
+            }
         }
     }
 
@@ -612,6 +678,6 @@ final class HpioFileChannel extends FileChannel {
     /** Names the engine only if started: printing a channel never starts one. */
     @Override
     public String toString() {
-        return "HpioFileChannel[" + file.path() + ", " + engines.nameIfStarted() + "]";
+        return "HpioFileChannel[" + path + ", " + LateDescriptor.servedBy(late, engines) + "]";
     }
 }

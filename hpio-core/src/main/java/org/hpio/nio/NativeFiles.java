@@ -74,13 +74,22 @@ final class NativeFiles {
      * turns it off.
      */
     static void warmUpInBackground() {
-        if (!WARM_UP_STARTED.compareAndSet(false, true) || !NativeFiles.class.getModule().isNativeAccessEnabled()
-                || !Boolean.parseBoolean(System.getProperty(WARM_UP_PROPERTY, "true"))) {
+        if (!WARM_UP_STARTED.compareAndSet(false, true)) {
             return;
         }
-        Thread warmUp = new Thread(new WarmUp(), "hpio-native-warm-up");   // no lambda: none is bootstrapped at boot
-        warmUp.setDaemon(true);
-        warmUp.start();
+        if (!NativeFiles.class.getModule().isNativeAccessEnabled()
+                || !Boolean.parseBoolean(System.getProperty(WARM_UP_PROPERTY, "true"))) {
+            return;   // nothing links them ahead: a channel links what it needs itself
+        }
+        warmingUp = true;
+        try {
+            Thread warmUp = new Thread(new WarmUp(), "hpio-native-warm-up");   // no lambda: none is bootstrapped at boot
+            warmUp.setDaemon(true);
+            warmUp.start();
+        } catch (RuntimeException | Error e) {
+            warmedUp();   // no warm-up after all: channels link what they need themselves
+            throw e;
+        }
     }
 
     /** The warm-up's work (see {@link #warmUpInBackground}). */
@@ -95,16 +104,57 @@ final class NativeFiles {
                 MethodHandles.Lookup lookup = MethodHandles.lookup();
                 for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, CachedRead.class,
                         CallingThreadWrite.class, BufferTransfer.class, NativeFile.class, NativeFile.Lease.class,
-                        HpioAsynchronousFileChannel.class, PendingOperation.class)) {
+                        HpioAsynchronousFileChannel.class, PendingOperation.class, LateDescriptor.class)) {
                     lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
                 }
+                warmedUp();
                 IoEngines.prepareStart();   // last: a first channel's own calls come first
             } catch (IOException | RuntimeException | LinkageError | IllegalAccessException e) {
                 System.getLogger(NativeFiles.class.getName()).log(System.Logger.Level.DEBUG,
                         "preparing hpio's native calls failed: " + e);
+            } finally {
+                warmedUp();   // if it failed, the next channel links what it needs and reports what is wrong
             }
         }
     }
+
+    /**
+     * Whether the native calls a channel makes are ready: no warm-up is linking them now (it is done, or there
+     * is none: a channel then links what it needs itself). While one is, a new channel is served by the JDK's
+     * channel on its file and opens hpio's descriptor at its first call after ({@link LateDescriptor}): a
+     * program's first file opened at once costs the JDK's open, not the 95-110 ms of the Foreign Function
+     * linker's start-up and the calls' linking that it would otherwise wait for beside the warm-up.
+     */
+    static boolean channelCallsReady() {
+        return !warmingUp && !heldForTests;
+    }
+
+    private static void warmedUp() {
+        warmingUp = false;
+    }
+
+    /** For tests: as if a warm-up began ({@code true}) or ended ({@code false}) now. */
+    static void warmingUpForTests(boolean begins) {
+        warmingUp = begins;
+    }
+
+    /** For tests: waits until no warm-up is linking the native calls, so that every channel is hpio's at once. */
+    static void awaitChannelCallsForTests() {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (warmingUp && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    /** For tests: while {@code held}, {@link #channelCallsReady()} says no, as before the warm-up linked the calls. */
+    static void holdChannelCallsForTests(boolean held) {
+        heldForTests = held;
+    }
+
+    /** Set while the warm-up links the native calls (see {@link #channelCallsReady()}). */
+    private static volatile boolean warmingUp;
+    private static volatile boolean heldForTests;
 
     private static final AtomicBoolean WARM_UP_STARTED = new AtomicBoolean();
     /** Turns the provider's warm-up of the native calls off when "false" ({@link #warmUpInBackground}). */

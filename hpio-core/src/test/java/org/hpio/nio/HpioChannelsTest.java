@@ -8,6 +8,7 @@ import org.hpio.internal.sys.Syscalls;
 import org.hpio.internal.sys.UringRing;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,6 +66,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What hpio's channels promise beyond the JDK's contract: parking, bounded memory, O_DIRECT, the provider. */
 class HpioChannelsTest {
+    /** Channels opened while a warm-up links the native calls are the JDK's for a moment: not these tests'. */
+    @BeforeEach
+    void noWarmUpRunning() {
+        HpioChannels.provider();   // its warm-up starts with it, before a test's first channel
+        NativeFiles.awaitChannelCallsForTests();
+    }
+
     @TempDir
     Path dir;
 
@@ -728,6 +736,114 @@ class HpioChannelsTest {
                 assertTrue(second.toString().endsWith(", uring]"), "later channels get the started engines");
             }
             assertEquals(1, source.starts());
+        }
+    }
+
+    @Test
+    void aChannelOpenedBeforeTheNativeCallsAreReadyIsTheJdksUntilTheyAreThenHpiosOnTheSameFile() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            long descriptors = openDescriptors();
+            FileChannel ch;
+            NativeFiles.holdChannelCallsForTests(true);
+            try {
+                ch = running.opener().open(file, READ, WRITE);
+                assertTrue(HpioChannels.isHpio(ch));
+                assertTrue(ch.toString().contains("the JDK's channel until"), ch.toString());
+                assertEquals(descriptors + 1, openDescriptors(), "the JDK's descriptor alone");
+                assertEquals(3, ch.write(ByteBuffer.wrap(new byte[] {7, 8, 9})));
+                assertEquals(3, ch.position());
+                assertEquals(4096, ch.size());
+                ch.force(true);
+                assertEquals(descriptors + 1, openDescriptors(), "still no descriptor of hpio's");
+            } finally {
+                NativeFiles.holdChannelCallsForTests(false);
+            }
+            // The next call opens hpio's descriptor; the position goes on from where the JDK's calls left it.
+            assertEquals(2, ch.write(ByteBuffer.wrap(new byte[] {1, 2})));
+            assertEquals(descriptors + 2, openDescriptors(), "and now hpio's");
+            assertFalse(ch.toString().contains("the JDK's channel"), ch.toString());
+            assertEquals(5, ch.position());
+            ByteBuffer head = ByteBuffer.allocate(6);
+            assertEquals(6, ch.read(head, 0));
+            byte[] expected = FileChannelContract.bytes(0, 6);
+            System.arraycopy(new byte[] {7, 8, 9, 1, 2}, 0, expected, 0, 5);
+            assertArrayEquals(expected, head.array());
+            assertEquals("uring", HpioChannels.engineOf(ch));
+            ch.close();
+            assertEquals(descriptors, openDescriptors(), "both closed");
+        }
+    }
+
+    /**
+     * While the warm-up links the native calls, a platform thread's call and an asynchronous read are the JDK's
+     * channel's; a virtual thread's call (the JDK's would pin its carrier) and an asynchronous write (the JDK's
+     * would hold its buffer without bound) open hpio's descriptor at once.
+     */
+    @Test
+    void whileAWarmUpRunsOnlyCallsThatMayUseTheJdksChannelDo() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        byte[] bytes = FileChannelContract.bytes(0, 4096);
+        Path file = Files.write(dir.resolve("f"), bytes);
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            FileChannel ch;
+            AsynchronousFileChannel afc;
+            NativeFiles.warmingUpForTests(true);
+            try {
+                ch = running.opener().open(file, READ, WRITE);
+                afc = running.opener().openAsync(file, Set.of(READ, WRITE), null);
+                ByteBuffer dst = ByteBuffer.allocate(4096);
+                assertEquals(4096, ch.read(dst, 0));
+                assertArrayEquals(bytes, dst.array());
+                ByteBuffer asyncDst = ByteBuffer.allocate(4096);
+                assertEquals(4096, afc.read(asyncDst, 0).get(30, TimeUnit.SECONDS));
+                assertArrayEquals(bytes, asyncDst.array());
+                assertTrue(ch.toString().contains("the JDK's channel until"), ch.toString());
+                assertTrue(afc.toString().contains("the JDK's channel until"), afc.toString());
+                assertEquals(10, onVirtualThread(() -> ch.read(ByteBuffer.allocate(10), 0)).get(30, TimeUnit.SECONDS));
+                assertFalse(ch.toString().contains("the JDK's channel"), "a virtual thread's call opens hpio's: " + ch);
+                assertEquals(1, afc.write(ByteBuffer.wrap(new byte[] {1}), 4096).get(30, TimeUnit.SECONDS));
+                assertFalse(afc.toString().contains("the JDK's channel"), "an asynchronous write opens hpio's: " + afc);
+            } finally {
+                NativeFiles.warmingUpForTests(false);
+            }
+            assertEquals(4097, ch.size());
+            ch.close();
+            afc.close();
+        }
+    }
+
+    @Test
+    void aChannelWhoseNameLeadsElsewhereOnceTheNativeCallsAreReadyStaysTheJdksForGood() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        byte[] original = FileChannelContract.bytes(0, 4096);
+        Path file = Files.write(dir.resolve("f"), original);
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            FileChannel ch;
+            FileChannel gone;
+            NativeFiles.holdChannelCallsForTests(true);
+            try {
+                ch = running.opener().open(file, READ, WRITE);
+                gone = running.opener().open(dir.resolve("g"), CREATE, READ, WRITE);
+            } finally {
+                NativeFiles.holdChannelCallsForTests(false);
+            }
+            Files.move(file, dir.resolve("moved"));
+            Files.write(file, new byte[10]);   // another file under the name now
+            Files.delete(dir.resolve("g"));
+            ByteBuffer dst = ByteBuffer.allocate(4096);
+            assertEquals(4096, ch.read(dst, 0));
+            assertArrayEquals(original, dst.array(), "the file this channel opened, not the one now at its name");
+            assertTrue(ch.toString().endsWith(", the JDK's channel]"), ch.toString());
+            assertEquals(2, ch.write(ByteBuffer.wrap(new byte[] {5, 6}), 4096));
+            assertEquals(4098, ch.size());
+            assertEquals(4098, Files.size(dir.resolve("moved")));
+            assertEquals(10, Files.size(file));
+            assertEquals(1, gone.write(ByteBuffer.wrap(new byte[] {1})));
+            assertTrue(gone.toString().endsWith(", the JDK's channel]"), gone.toString());
+            ch.close();
+            gone.close();
         }
     }
 

@@ -53,6 +53,7 @@ interface Opener {
 
     /** hpio's channels on {@code engines}, through a provider over the platform's. */
     static Opener hpio(HpioFileSystemProvider.EngineSource engines) {
+        NativeFiles.awaitChannelCallsForTests();   // no channel of a test served by the JDK's while a warm-up runs
         HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), engines);
         return new Opener() {
             @Override

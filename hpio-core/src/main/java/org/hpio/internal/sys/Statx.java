@@ -29,10 +29,13 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * @param dioMemAlign  {@code stx_dio_mem_align}: buffer address alignment for O_DIRECT; 0 when unsupported
  * @param dioOffsetAlign {@code stx_dio_offset_align}: file offset and length alignment for O_DIRECT; 0 when
  *                     unsupported
+ * @param ino          {@code stx_ino}: the file's inode number (asked with {@link #STATX_INO})
  */
-public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAlign, int dioOffsetAlign) {
+public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAlign, int dioOffsetAlign, long ino) {
     /** The file's type, in {@link #mode}. */
     public static final int STATX_TYPE = 0x1;
+    /** The file's inode number, in {@link #ino}. */
+    public static final int STATX_INO = 0x100;
     public static final int STATX_BASIC_STATS = 0x7ff;
     static final int S_IFMT = 0170000;
     static final int S_IFREG = 0100000;
@@ -77,6 +80,7 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
 
     private static final VarHandle MASK = field("stx_mask");
     private static final VarHandle MODE = field("stx_mode");
+    private static final VarHandle INO = field("stx_ino");
     private static final VarHandle DEV_MAJOR = field("stx_dev_major");
     private static final VarHandle DEV_MINOR = field("stx_dev_minor");
     private static final VarHandle DIO_MEM_ALIGN = field("stx_dio_mem_align");
@@ -109,7 +113,7 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
             return new Statx((int) MASK.get(buffer, 0L), Short.toUnsignedInt((short) MODE.get(buffer, 0L)),
                     (int) DEV_MAJOR.get(buffer, 0L),
                     (int) DEV_MINOR.get(buffer, 0L), (int) DIO_MEM_ALIGN.get(buffer, 0L),
-                    (int) DIO_OFFSET_ALIGN.get(buffer, 0L));
+                    (int) DIO_OFFSET_ALIGN.get(buffer, 0L), (long) INO.get(buffer, 0L));
         }
     }
 
@@ -124,6 +128,16 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
      */
     public boolean onAnonymousDevice() {
         return devMajor == 0;
+    }
+
+    /**
+     * The device as {@code stat(2)}'s {@code st_dev} encodes it (glibc's {@code makedev}), the form the JDK's
+     * {@code "unix:dev"} attribute gives.
+     */
+    public long dev() {
+        long major = Integer.toUnsignedLong(devMajor);
+        long minor = Integer.toUnsignedLong(devMinor);
+        return (major & 0xfffff000L) << 32 | (major & 0xfffL) << 8 | (minor & 0xffffff00L) << 12 | minor & 0xffL;
     }
 
     /** Whether the kernel filled in {@link #dioMemAlign} and {@link #dioOffsetAlign} with usable values. */

@@ -1,0 +1,132 @@
+package org.hpio.nio;
+
+import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Statx;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.spi.FileSystemProvider;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * hpio's descriptor for a channel opened before the native calls were ready (a cold JVM's first 60-100 ms, while
+ * {@link NativeFiles#warmUpInBackground} links them): the JDK's channel on the file serves the channel until
+ * then, and {@link #get} opens hpio's descriptor at the channel's first call after. It goes by the channel's
+ * path, like every hpio open beside the JDK's, but only takes the file found there if it is the one the JDK's
+ * channel opened: the same device and inode as the JDK's {@code stat} gave right after that open. Otherwise
+ * (renamed, replaced, deleted since; now a pipe or a /proc file) the JDK's channel goes on serving the channel
+ * for good. The descriptor, once opened, is the channel's: its close closes it ({@link #close}).
+ */
+final class LateDescriptor {
+    private final FileSystemProvider jdkProvider;
+    private final Path path;
+    private final ChannelOptions options;
+    /** The file's {@code st_dev} and {@code st_ino} as the JDK gave them after its open. */
+    private final long dev;
+    private final long ino;
+    /** Guards the opening against {@link #close}. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /** hpio's descriptor once opened; null before, and for good when it could not be or the channel closed. */
+    private volatile NativeFile file;
+    /** Set once the open was tried, or the channel closed: nothing is opened after. */
+    private volatile boolean settled;
+
+    private LateDescriptor(FileSystemProvider jdkProvider, Path path, ChannelOptions options, long dev, long ino) {
+        this.jdkProvider = jdkProvider;
+        this.path = path;
+        this.options = options;
+        this.dev = dev;
+        this.ino = ino;
+    }
+
+    /**
+     * For the regular file at {@code path}, which the JDK's channel has just opened, by the JDK's own
+     * {@code stat} (no native call of hpio's); null when it is not a regular file (the JDK's channel then serves
+     * it alone, as hpio does every file its engine does not serve) or the JDK cannot say (hpio's descriptor is
+     * then opened at once, as usual).
+     */
+    static LateDescriptor of(FileSystemProvider jdkProvider, Path path, ChannelOptions options) {
+        try {
+            Map<String, Object> stat = jdkProvider.readAttributes(path, "unix:dev,ino,isRegularFile");
+            if (!Boolean.TRUE.equals(stat.get("isRegularFile"))) {
+                return null;
+            }
+            return new LateDescriptor(jdkProvider, path, options, (Long) stat.get("dev"), (Long) stat.get("ino"));
+        } catch (IOException | RuntimeException e) {
+            return null;   // no "unix" view here, or the name is gone already
+        }
+    }
+
+    /**
+     * hpio's descriptor, opened now if it was not tried yet and the native calls are ready or the caller cannot
+     * do without it ({@code now}: it then links what it needs itself, beside the warm-up); null while they are
+     * not, and for good when the name no longer leads to the file or the engine does not serve what is there
+     * ({@link NativeFiles#servedByEngine}: hpio never opens a pipe put there meanwhile), or the open failed.
+     */
+    NativeFile get(boolean now) {
+        NativeFile opened = file;
+        if (opened != null || settled || !now && !NativeFiles.channelCallsReady()) {
+            return opened;
+        }
+        lock.lock();
+        try {
+            if (!settled) {
+                file = openIfSameFile();
+                settled = true;
+            }
+            return file;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * What serves a channel, for its {@code toString}: its engines ({@link EngineRings#nameIfStarted}) once it
+     * has hpio's descriptor ({@code late} null: from its open), else the JDK's channel, for now or for good.
+     */
+    static String servedBy(LateDescriptor late, EngineRings engines) {
+        if (late == null || late.file != null) {
+            return engines.nameIfStarted();
+        }
+        return late.settled ? "the JDK's channel" : "the JDK's channel until hpio's native calls are ready";
+    }
+
+    /** At the channel's close: nothing is opened after, and the descriptor, if opened, is closed. */
+    void close() throws IOException {
+        NativeFile opened;
+        lock.lock();
+        try {
+            settled = true;
+            opened = file;
+        } finally {
+            lock.unlock();
+        }
+        if (opened != null) {
+            opened.close();
+        }
+    }
+
+    private NativeFile openIfSameFile() {
+        try {
+            if (!NativeFiles.servedByEngine(jdkProvider, path)) {
+                return null;
+            }
+            NativeFile opened = NativeFile.open(path, options.nativeFlags());
+            boolean same = false;
+            try (NativeFile.Lease lease = opened.lease()) {
+                Statx statx = Statx.of(lease.fd(), path.toString(), Statx.STATX_TYPE | Statx.STATX_INO);
+                same = statx.ino() == ino && statx.dev() == dev;
+            } finally {
+                if (!same) {
+                    opened.close();
+                }
+            }
+            return same ? opened : null;
+        } catch (IOException | RuntimeException e) {
+            System.getLogger(LateDescriptor.class.getName()).log(System.Logger.Level.DEBUG,
+                    "hpio's descriptor on " + path + " was not opened; the JDK's channel serves it: " + e);
+            return null;
+        }
+    }
+}
