@@ -53,8 +53,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Opened before hpio's native calls were ready (a cold JVM's first 60-100 ms, see
  * {@link NativeFiles#channelCallsReady}), a channel's reads and forces go to the JDK's channel until its first
  * operation after they are, which opens hpio's descriptor ({@link LateDescriptor}; if the name no longer leads
- * to the same file, the JDK's channel serves it for good). A write opens it at once instead (linking the calls
- * it needs itself): the JDK's channel would hold its buffer in its queue without bound.
+ * to the same file, the JDK's channel serves it for good). Writes made so go under a bound on their bytes in
+ * flight ({@link EarlyWrites}): the JDK's channel alone would queue them without bound.
  *
  * <p>Close: refuses new operations, cancels those in flight and waits until the kernel is done with every
  * buffer; an operation the close stopped fails with {@link java.nio.channels.AsynchronousCloseException} and
@@ -170,9 +170,10 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         if (!open || !buffer.hasRemaining()) {
             return settledAtOnce(0, open ? null : new ClosedChannelException(), attachment, handler);
         }
-        NativeFile descriptor = attached(!read);   // the JDK's write would hold its buffer without bound
+        NativeFile descriptor = attached(false);
         if (descriptor == null) {   // opened before the native calls were ready, and they still are not
-            return jdkTransfer(buffer, position, read, attachment, handler);
+            return read ? jdkTransfer(buffer, position, true, attachment, handler)
+                    : EarlyWrites.write(this, jdk, buffer, position, attachment, handler);
         }
         if (read && !options.direct() && engines.firstIfStarted() == null && (handler == null || executor != null)) {
             Future<Integer> served = readFromCacheBeforeStart(descriptor, buffer, position, attachment, handler);

@@ -40,6 +40,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -777,9 +778,8 @@ class HpioChannelsTest {
     }
 
     /**
-     * While the warm-up links the native calls, a platform thread's call and an asynchronous read are the JDK's
-     * channel's; a virtual thread's call (the JDK's would pin its carrier) and an asynchronous write (the JDK's
-     * would hold its buffer without bound) open hpio's descriptor at once.
+     * While the warm-up links the native calls, a platform thread's call and an asynchronous read or write are the
+     * JDK's channel's; a virtual thread's call (the JDK's would pin its carrier) opens hpio's descriptor at once.
      */
     @Test
     void whileAWarmUpRunsOnlyCallsThatMayUseTheJdksChannelDo() throws Exception {
@@ -804,13 +804,64 @@ class HpioChannelsTest {
                 assertEquals(10, onVirtualThread(() -> ch.read(ByteBuffer.allocate(10), 0)).get(30, TimeUnit.SECONDS));
                 assertFalse(ch.toString().contains("the JDK's channel"), "a virtual thread's call opens hpio's: " + ch);
                 assertEquals(1, afc.write(ByteBuffer.wrap(new byte[] {1}), 4096).get(30, TimeUnit.SECONDS));
-                assertFalse(afc.toString().contains("the JDK's channel"), "an asynchronous write opens hpio's: " + afc);
+                assertTrue(afc.toString().contains("the JDK's channel until"), "written by the JDK's: " + afc);
             } finally {
                 NativeFiles.warmingUpForTests(false);
             }
             assertEquals(4097, ch.size());
             ch.close();
             afc.close();
+        }
+    }
+
+    /**
+     * The JDK's channel writes for an asynchronous channel opened during the warm-up, under the engine's staging
+     * bound: with its I/O threads held, eight writes of 8 MiB fill the 64 MiB bound and the ninth waits in
+     * {@code write} until they complete, instead of queueing without bound (003's OutOfMemoryError).
+     */
+    @Test
+    void writesMadeByTheJdksChannelDuringTheWarmUpWaitAtTheStagingBound() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        CountDownLatch gate = new CountDownLatch(1);
+        ExecutorService held = Executors.newFixedThreadPool(2, Implementation.heldAt(gate));
+        byte[] block = FileChannelContract.bytes(0, 8 << 20);
+        Path file = dir.resolve("w");
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            AsynchronousFileChannel afc;
+            NativeFiles.warmingUpForTests(true);
+            try {
+                afc = running.opener().openAsync(file, Set.of(CREATE, WRITE), held);
+                List<Future<Integer>> written = new CopyOnWriteArrayList<>();
+                CompletableFuture<Void> submitter = onThreadOf(Thread.ofPlatform(), () -> {
+                    for (int i = 0; i < 9; i++) {
+                        written.add(afc.write(ByteBuffer.wrap(block), (long) i * block.length));
+                    }
+                    return null;
+                });
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (written.size() < 8 && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                Thread.sleep(200);
+                assertEquals(8, written.size(), "eight writes fill the bound");
+                assertFalse(submitter.isDone(), "the ninth waits for room");
+                gate.countDown();
+                submitter.get(30, TimeUnit.SECONDS);
+                for (Future<Integer> w : written) {
+                    assertEquals(block.length, w.get(30, TimeUnit.SECONDS));
+                }
+                assertTrue(afc.toString().contains("the JDK's channel until"), afc.toString());
+            } finally {
+                NativeFiles.warmingUpForTests(false);
+                gate.countDown();
+                held.shutdown();
+            }
+            afc.close();
+            byte[] back = Files.readAllBytes(file);
+            assertEquals(9L * block.length, back.length);
+            for (int i = 0; i < 9; i++) {
+                assertArrayEquals(block, Arrays.copyOfRange(back, i * block.length, (i + 1) * block.length));
+            }
         }
     }
 

@@ -1,0 +1,141 @@
+package org.hpio.nio;
+
+import org.hpio.internal.io.AdmissionGate;
+import org.hpio.internal.io.EngineConfig;
+
+import java.io.InterruptedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.WeakReference;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.CompletionHandler;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+
+/**
+ * The writes of asynchronous channels opened while the warm-up links the native calls (see
+ * {@link NativeFiles#channelCallsReady}), made by the JDK's channel on the file as hpio's engine makes them: under
+ * a bound on the bytes in flight (the engine's default staging budget), a caller beyond it waiting (parked)
+ * until earlier writes complete, and heap data staged off-heap. The JDK's channel alone queues every write on
+ * its executor with its buffer (003's OutOfMemoryError); here the bytes waiting are bounded and no heap buffer
+ * is held, so that cannot happen on this path either. A write larger than the whole bound goes alone.
+ *
+ * <p>Buffers: a heap buffer's remaining bytes are copied at the call into memory of a shared arena of the
+ * write's own (not hpio's native pool: its calls are what is not ready), which the JDK's channel writes from and
+ * which is freed when it is done; the caller's buffer is held only weakly and its position moves by the bytes
+ * written just before the caller is told, as the engine's staged writes do ({@link BufferTransfer}). A direct
+ * buffer is the JDK channel's until its handler runs, as for any of its writes. The bound's bytes come back
+ * just before the caller's handler (or future) is told.
+ */
+final class EarlyWrites {
+    private EarlyWrites() {
+    }
+
+    /** The bytes of early writes in flight, over every such channel. */
+    private static final AdmissionGate IN_FLIGHT = new AdmissionGate(EngineConfig.defaults().maxStagingBytes(), false);
+    /** Parks until a release (a class, not a lambda: none is bootstrapped on a cold JVM's first write). */
+    private static final AdmissionGate.Wait PARK = new AdmissionGate.Wait() {
+        @Override
+        public void forRoom(AdmissionGate gate, long units) throws InterruptedException {
+            gate.awaitRoom(units, Long.MAX_VALUE);
+        }
+    };
+
+    /**
+     * Writes {@code src}'s remaining bytes at {@code position} through {@code jdk}: the result goes to
+     * {@code handler} (on the JDK channel's executor; then null is returned) or to the returned future. A caller
+     * interrupted while it waits at the bound gets an {@link InterruptedIOException} there (a handler on
+     * {@code channel}'s {@link HpioAsynchronousFileChannel#handlerExecutor}), nothing written, and keeps its
+     * interrupt status.
+     */
+    static <A> Future<Integer> write(HpioAsynchronousFileChannel channel, AsynchronousFileChannel jdk, ByteBuffer src,
+                                     long position, A attachment, CompletionHandler<Integer, ? super A> handler) {
+        int bytes = src.remaining();
+        CompletableFuture<Integer> future = handler == null ? new CompletableFuture<>() : null;
+        try {
+            IN_FLIGHT.acquire(bytes, PARK);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            InterruptedIOException failure = new InterruptedIOException("interrupted while waiting for room for "
+                    + bytes + " bytes of writes in flight");
+            if (handler == null) {
+                future.completeExceptionally(failure);
+                return future;
+            }
+            PendingOperation.dispatch(channel.handlerExecutor(), handler, attachment, null, failure);
+            return null;
+        }
+        Released<A> done = new Released<>(bytes, src, future, handler);
+        try {
+            jdk.write(done.written(src), position, attachment, done);
+        } catch (RuntimeException | Error e) {
+            done.release();   // refused before it went in (a closed channel's write fails by its handler)
+            throw e;
+        }
+        return future;
+    }
+
+    /**
+     * One write's staging and bound: gives them back, moves a staged caller buffer's position, then tells the
+     * caller's handler or future.
+     */
+    private static final class Released<A> implements CompletionHandler<Integer, A> {
+        private final int bytes;
+        private final CompletableFuture<Integer> future;
+        private final CompletionHandler<Integer, ? super A> handler;
+        /** A heap buffer's staging memory, and the caller's buffer held weakly; both null for a direct buffer. */
+        private final Arena staging;
+        private final WeakReference<ByteBuffer> caller;
+
+        Released(int bytes, ByteBuffer src, CompletableFuture<Integer> future,
+                 CompletionHandler<Integer, ? super A> handler) {
+            this.bytes = bytes;
+            this.future = future;
+            this.handler = handler;
+            this.staging = src.isDirect() ? null : Arena.ofShared();
+            this.caller = src.isDirect() ? null : new WeakReference<>(src);
+        }
+
+        /** What the JDK's channel writes: {@code src} itself if direct, else a copy of its remaining bytes. */
+        ByteBuffer written(ByteBuffer src) {
+            if (staging == null) {
+                return src;
+            }
+            MemorySegment copy = staging.allocate(bytes);
+            MemorySegment.copy(MemorySegment.ofBuffer(src), 0, copy, 0, bytes);
+            return copy.asByteBuffer();
+        }
+
+        void release() {
+            if (staging != null) {
+                staging.close();
+            }
+            IN_FLIGHT.release(bytes);
+        }
+
+        @Override
+        public void completed(Integer result, A attachment) {
+            release();
+            ByteBuffer src = caller == null ? null : caller.get();
+            if (src != null) {   // else collected: nobody can see its position
+                src.position(src.position() + result);
+            }
+            if (handler != null) {
+                handler.completed(result, attachment);
+            } else {
+                future.complete(result);
+            }
+        }
+
+        @Override
+        public void failed(Throwable exc, A attachment) {
+            release();
+            if (handler != null) {
+                handler.failed(exc, attachment);
+            } else {
+                future.completeExceptionally(exc);
+            }
+        }
+    }
+}
