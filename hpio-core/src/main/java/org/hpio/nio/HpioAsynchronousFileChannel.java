@@ -53,8 +53,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Opened before hpio's native calls were ready (a cold JVM's first 60-100 ms, see
  * {@link NativeFiles#channelCallsReady}), a channel's reads and forces go to the JDK's channel until its first
  * operation after they are, which opens hpio's descriptor ({@link LateDescriptor}; if the name no longer leads
- * to the same file, the JDK's channel serves it for good). Writes made so go under a bound on their bytes in
- * flight ({@link EarlyWrites}): the JDK's channel alone would queue them without bound.
+ * to the same file, the JDK's channel serves it for good), within hpio's bounds ({@link EarlyOperations}: a few
+ * operations at a time, writes under the staging bound, heap data staged), which the JDK's channel alone lacks.
  *
  * <p>Close: refuses new operations, cancels those in flight and waits until the kernel is done with every
  * buffer; an operation the close stopped fails with {@link java.nio.channels.AsynchronousCloseException} and
@@ -172,8 +172,13 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         }
         NativeFile descriptor = attached(false);
         if (descriptor == null) {   // opened before the native calls were ready, and they still are not
-            return read ? jdkTransfer(buffer, position, true, attachment, handler)
-                    : EarlyWrites.write(this, jdk, buffer, position, attachment, handler);
+            boolean counted = EarlyOperations.tryEnter();
+            if (!counted) {
+                descriptor = attached(true);   // as many in flight as the JDK's channel may take: hpio's, at once
+            }
+            if (descriptor == null) {
+                return EarlyOperations.transfer(this, jdk, buffer, position, read, counted, attachment, handler);
+            }
         }
         if (read && !options.direct() && engines.firstIfStarted() == null && (handler == null || executor != null)) {
             Future<Integer> served = readFromCacheBeforeStart(descriptor, buffer, position, attachment, handler);

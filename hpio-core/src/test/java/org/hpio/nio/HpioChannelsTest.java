@@ -815,42 +815,50 @@ class HpioChannelsTest {
     }
 
     /**
-     * The JDK's channel writes for an asynchronous channel opened during the warm-up, under the engine's staging
-     * bound: with its I/O threads held, eight writes of 8 MiB fill the 64 MiB bound and the ninth waits in
-     * {@code write} until they complete, instead of queueing without bound (003's OutOfMemoryError).
+     * The JDK's channel writes for an asynchronous channel opened during the warm-up, within hpio's bounds: with
+     * its I/O threads held, two writes of 24 MiB are in flight and the third waits in {@code write} for room
+     * under the 64 MiB staging bound, instead of queueing without bound (003's OutOfMemoryError); and beyond
+     * {@value EarlyOperations#MAX_OPERATIONS} operations in flight, the next opens hpio's descriptor at once
+     * rather than add a thread to the JDK channel's pool.
      */
     @Test
-    void writesMadeByTheJdksChannelDuringTheWarmUpWaitAtTheStagingBound() throws Exception {
+    void operationsMadeByTheJdksChannelDuringTheWarmUpStayWithinHpiosBounds() throws Exception {
         NativeCalls.assumeOn("hpio's channels");
         CountDownLatch gate = new CountDownLatch(1);
         ExecutorService held = Executors.newFixedThreadPool(2, Implementation.heldAt(gate));
-        byte[] block = FileChannelContract.bytes(0, 8 << 20);
+        byte[] block = FileChannelContract.bytes(0, 24 << 20);
         Path file = dir.resolve("w");
         try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
             AsynchronousFileChannel afc;
             NativeFiles.warmingUpForTests(true);
             try {
-                afc = running.opener().openAsync(file, Set.of(CREATE, WRITE), held);
+                afc = running.opener().openAsync(file, Set.of(CREATE, READ, WRITE), held);
                 List<Future<Integer>> written = new CopyOnWriteArrayList<>();
-                CompletableFuture<Void> submitter = onThreadOf(Thread.ofPlatform(), () -> {
-                    for (int i = 0; i < 9; i++) {
+                CompletableFuture<Void> writer = onThreadOf(Thread.ofPlatform(), () -> {
+                    for (int i = 0; i < 3; i++) {
                         written.add(afc.write(ByteBuffer.wrap(block), (long) i * block.length));
                     }
                     return null;
                 });
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (written.size() < 8 && System.nanoTime() < deadline) {
+                while (written.size() < 2 && System.nanoTime() < deadline) {
                     Thread.sleep(1);
                 }
                 Thread.sleep(200);
-                assertEquals(8, written.size(), "eight writes fill the bound");
-                assertFalse(submitter.isDone(), "the ninth waits for room");
+                assertEquals(2, written.size(), "two writes fill the bound");
+                assertFalse(writer.isDone(), "the third waits for room");
+                assertTrue(afc.toString().contains("the JDK's channel until"), afc.toString());
+                Future<Integer> fourth = afc.read(ByteBuffer.allocate(1), 0);   // the writes hold three places
+                assertFalse(fourth.isDone(), "held on the JDK channel's threads");
+                ByteBuffer past = ByteBuffer.allocate(1);
+                assertEquals(-1, afc.read(past, 1L << 40).get(30, TimeUnit.SECONDS), "a fifth is hpio's");
+                assertFalse(afc.toString().contains("the JDK's channel"), afc.toString());
                 gate.countDown();
-                submitter.get(30, TimeUnit.SECONDS);
+                writer.get(30, TimeUnit.SECONDS);
                 for (Future<Integer> w : written) {
                     assertEquals(block.length, w.get(30, TimeUnit.SECONDS));
                 }
-                assertTrue(afc.toString().contains("the JDK's channel until"), afc.toString());
+                assertEquals(1, fourth.get(30, TimeUnit.SECONDS));
             } finally {
                 NativeFiles.warmingUpForTests(false);
                 gate.countDown();
@@ -858,8 +866,8 @@ class HpioChannelsTest {
             }
             afc.close();
             byte[] back = Files.readAllBytes(file);
-            assertEquals(9L * block.length, back.length);
-            for (int i = 0; i < 9; i++) {
+            assertEquals(3L * block.length, back.length);
+            for (int i = 0; i < 3; i++) {
                 assertArrayEquals(block, Arrays.copyOfRange(back, i * block.length, (i + 1) * block.length));
             }
         }

@@ -12,14 +12,21 @@ import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.CompletionHandler;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The writes of asynchronous channels opened while the warm-up links the native calls (see
- * {@link NativeFiles#channelCallsReady}), made by the JDK's channel on the file as hpio's engine makes them: under
- * a bound on the bytes in flight (the engine's default staging budget), a caller beyond it waiting (parked)
- * until earlier writes complete, and heap data staged off-heap. The JDK's channel alone queues every write on
- * its executor with its buffer (003's OutOfMemoryError); here the bytes waiting are bounded and no heap buffer
- * is held, so that cannot happen on this path either. A write larger than the whole bound goes alone.
+ * The reads and writes of asynchronous channels opened while the warm-up links the native calls (see
+ * {@link NativeFiles#channelCallsReady}), made by the JDK's channel on the file, within hpio's bounds:
+ * <ul>
+ *   <li>at most {@value #MAX_OPERATIONS} at a time over every such channel ({@link #tryEnter}; beyond, a channel
+ *       opens hpio's descriptor at once and links the calls it needs itself): the JDK's channel runs each
+ *       operation on a thread of its pool, which would otherwise grow with the operations in flight;</li>
+ *   <li>writes under a bound on their bytes in flight (the engine's default staging budget), a caller beyond it
+ *       waiting (parked) until earlier writes complete, and heap data staged off-heap. The JDK's channel alone
+ *       queues every write on its executor with its buffer (003's OutOfMemoryError); here the bytes waiting are
+ *       bounded and no heap buffer is held, so that cannot happen on this path either. A write larger than the
+ *       whole bound goes alone.</li>
+ * </ul>
  *
  * <p>Buffers: a heap buffer's remaining bytes are copied at the call into memory of a shared arena of the
  * write's own (not hpio's native pool: its calls are what is not ready), which the JDK's channel writes from and
@@ -28,8 +35,28 @@ import java.util.concurrent.Future;
  * buffer is the JDK channel's until its handler runs, as for any of its writes. The bound's bytes come back
  * just before the caller's handler (or future) is told.
  */
-final class EarlyWrites {
-    private EarlyWrites() {
+final class EarlyOperations {
+    private EarlyOperations() {
+    }
+
+    /** The JDK channel's operations in flight at most, over every channel (see {@link #tryEnter}). */
+    static final int MAX_OPERATIONS = 4;
+    private static final AtomicInteger OPERATIONS = new AtomicInteger();
+
+    /**
+     * Takes one of the {@value #MAX_OPERATIONS} places of operations in flight, if one is free; the operation
+     * given it to {@link #transfer} with {@code counted} gives it back when it completes.
+     */
+    static boolean tryEnter() {
+        while (true) {
+            int now = OPERATIONS.get();
+            if (now >= MAX_OPERATIONS) {
+                return false;
+            }
+            if (OPERATIONS.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
     }
 
     /** The bytes of early writes in flight, over every such channel. */
@@ -43,19 +70,35 @@ final class EarlyWrites {
     };
 
     /**
-     * Writes {@code src}'s remaining bytes at {@code position} through {@code jdk}: the result goes to
-     * {@code handler} (on the JDK channel's executor; then null is returned) or to the returned future. A caller
-     * interrupted while it waits at the bound gets an {@link InterruptedIOException} there (a handler on
+     * Reads into {@code buffer} or writes its remaining bytes at {@code position} through {@code jdk}: the result
+     * goes to {@code handler} (on the JDK channel's executor; then null is returned) or to the returned future.
+     * {@code counted}: the operation holds a place taken by {@link #tryEnter} (it goes back at completion). A
+     * writer interrupted while it waits at the bound gets an {@link InterruptedIOException} there (a handler on
      * {@code channel}'s {@link HpioAsynchronousFileChannel#handlerExecutor}), nothing written, and keeps its
      * interrupt status.
      */
-    static <A> Future<Integer> write(HpioAsynchronousFileChannel channel, AsynchronousFileChannel jdk, ByteBuffer src,
-                                     long position, A attachment, CompletionHandler<Integer, ? super A> handler) {
-        int bytes = src.remaining();
+    static <A> Future<Integer> transfer(HpioAsynchronousFileChannel channel, AsynchronousFileChannel jdk,
+                                        ByteBuffer buffer, long position, boolean read, boolean counted, A attachment,
+                                        CompletionHandler<Integer, ? super A> handler) {
         CompletableFuture<Integer> future = handler == null ? new CompletableFuture<>() : null;
+        if (read) {
+            Released<A> done = new Released<>(0, null, counted, future, handler);
+            try {
+                jdk.read(buffer, position, attachment, done);
+            } catch (RuntimeException | Error e) {
+                done.release();
+                throw e;
+            }
+            return future;
+        }
+        ByteBuffer src = buffer;
+        int bytes = src.remaining();
         try {
             IN_FLIGHT.acquire(bytes, PARK);
         } catch (InterruptedException e) {
+            if (counted) {
+                OPERATIONS.decrementAndGet();
+            }
             Thread.currentThread().interrupt();
             InterruptedIOException failure = new InterruptedIOException("interrupted while waiting for room for "
                     + bytes + " bytes of writes in flight");
@@ -66,7 +109,7 @@ final class EarlyWrites {
             PendingOperation.dispatch(channel.handlerExecutor(), handler, attachment, null, failure);
             return null;
         }
-        Released<A> done = new Released<>(bytes, src, future, handler);
+        Released<A> done = new Released<>(bytes, src, counted, future, handler);
         try {
             jdk.write(done.written(src), position, attachment, done);
         } catch (RuntimeException | Error e) {
@@ -77,24 +120,29 @@ final class EarlyWrites {
     }
 
     /**
-     * One write's staging and bound: gives them back, moves a staged caller buffer's position, then tells the
-     * caller's handler or future.
+     * One operation's place, and a write's staging and bound: gives them back, moves a staged caller buffer's
+     * position, then tells the caller's handler or future.
      */
     private static final class Released<A> implements CompletionHandler<Integer, A> {
+        /** A write's bytes under the bound; 0 for a read. */
         private final int bytes;
+        private final boolean counted;
         private final CompletableFuture<Integer> future;
         private final CompletionHandler<Integer, ? super A> handler;
-        /** A heap buffer's staging memory, and the caller's buffer held weakly; both null for a direct buffer. */
+        /** A heap buffer's staging memory, and the caller's buffer held weakly; both null for a direct one or a read. */
         private final Arena staging;
         private final WeakReference<ByteBuffer> caller;
 
-        Released(int bytes, ByteBuffer src, CompletableFuture<Integer> future,
+        /** {@code src}: a write's buffer (null for a read). */
+        Released(int bytes, ByteBuffer src, boolean counted, CompletableFuture<Integer> future,
                  CompletionHandler<Integer, ? super A> handler) {
             this.bytes = bytes;
+            this.counted = counted;
             this.future = future;
             this.handler = handler;
-            this.staging = src.isDirect() ? null : Arena.ofShared();
-            this.caller = src.isDirect() ? null : new WeakReference<>(src);
+            boolean staged = src != null && !src.isDirect();
+            this.staging = staged ? Arena.ofShared() : null;
+            this.caller = staged ? new WeakReference<>(src) : null;
         }
 
         /** What the JDK's channel writes: {@code src} itself if direct, else a copy of its remaining bytes. */
@@ -111,7 +159,12 @@ final class EarlyWrites {
             if (staging != null) {
                 staging.close();
             }
-            IN_FLIGHT.release(bytes);
+            if (bytes > 0) {
+                IN_FLIGHT.release(bytes);
+            }
+            if (counted) {
+                OPERATIONS.decrementAndGet();
+            }
         }
 
         @Override
