@@ -23,7 +23,6 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.List;
@@ -133,24 +132,15 @@ final class HpioFileChannel extends FileChannel {
 
     /**
      * Before the native calls are ready: the channel over the JDK's just opened, hpio's descriptor to come
-     * ({@link LateDescriptor}); the JDK's channel alone for a file that is not regular (a pipe, a device), as
-     * for every file the engine does not serve; null when the JDK cannot give the file's identity (hpio's
-     * descriptor is then opened now). O_DIRECT and DELETE_ON_CLOSE are opened now: the JDK's channel does not
-     * carry them (the one needs hpio's flags from the first call, the other removes the name a late open needs).
+     * ({@link LateDescriptor}); null when the file is not regular or the JDK cannot give its identity (hpio's
+     * descriptor is then opened now, or the JDK's channel serves the file alone, as usual). O_DIRECT and
+     * DELETE_ON_CLOSE are opened now: the JDK's channel does not carry them (the one needs hpio's flags from the
+     * first call, the other removes the name a late open needs).
      */
     private static FileChannel openedBeforeReady(EngineRings engines, FileChannel jdk, FileSystemProvider jdkProvider,
-                                                 Path path, ChannelOptions options) throws IOException {
+                                                 Path path, ChannelOptions options) {
         LateDescriptor late = LateDescriptor.of(jdkProvider, path, options);
-        if (late != null) {
-            return new HpioFileChannel(engines, null, late, jdk, jdkProvider, path, options);
-        }
-        BasicFileAttributes attributes;
-        try {
-            attributes = jdkProvider.readAttributes(path, BasicFileAttributes.class);
-        } catch (IOException e) {
-            return null;
-        }
-        return attributes.isRegularFile() ? null : jdk;
+        return late == null ? null : new HpioFileChannel(engines, null, late, jdk, jdkProvider, path, options);
     }
 
     /**

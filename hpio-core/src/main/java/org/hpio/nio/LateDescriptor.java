@@ -42,9 +42,8 @@ final class LateDescriptor {
 
     /**
      * For the regular file at {@code path}, which the JDK's channel has just opened, by the JDK's own
-     * {@code stat} (no native call of hpio's); null when it is not a regular file (the JDK's channel then serves
-     * it alone, as hpio does every file its engine does not serve) or the JDK cannot say (hpio's descriptor is
-     * then opened at once, as usual).
+     * {@code stat} (no native call of hpio's); null when it is not a regular file or the JDK cannot say: the
+     * channel is then opened as usual at once (a pipe or a device gets the JDK's channel alone).
      */
     static LateDescriptor of(FileSystemProvider jdkProvider, Path path, ChannelOptions options) {
         try {
