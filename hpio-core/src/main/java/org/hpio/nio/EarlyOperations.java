@@ -4,8 +4,6 @@ import org.hpio.internal.io.AdmissionGate;
 import org.hpio.internal.io.EngineConfig;
 
 import java.io.InterruptedIOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
@@ -15,22 +13,25 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The reads and writes of asynchronous channels opened while the warm-up links the native calls (see
- * {@link NativeFiles#channelCallsReady}), made by the JDK's channel on the file, within hpio's bounds:
+ * The reads and writes of asynchronous channels made by the JDK's channel on the file while hpio's own way is
+ * not ready: opened while the warm-up links the native calls (see {@link NativeFiles#channelCallsReady}), or
+ * while a thread of hpio's starts the engine ({@link EngineRings#startInBackground}). Within hpio's bounds:
  * <ul>
  *   <li>at most {@value #MAX_OPERATIONS} at a time over every such channel ({@link #tryEnter}; beyond, a channel
  *       opens hpio's descriptor at once and links the calls it needs itself): the JDK's channel runs each
  *       operation on a thread of its pool, which would otherwise grow with the operations in flight;</li>
- *   <li>writes under a bound on their bytes in flight (the engine's default staging budget), a caller beyond it
- *       waiting (parked) until earlier writes complete, and heap data staged off-heap. The JDK's channel alone
- *       queues every write on its executor with its buffer (003's OutOfMemoryError); here the bytes waiting are
- *       bounded and no heap buffer is held, so that cannot happen on this path either. A write larger than the
- *       whole bound goes alone.</li>
+ *   <li>writes under a bound on their bytes in flight (the engine's default staging budget, at most a quarter of
+ *       the heap), a caller beyond it waiting (parked) until earlier writes complete, and heap data staged
+ *       off-heap. The JDK's channel alone queues every write on its executor with its buffer (003's
+ *       OutOfMemoryError); here the bytes waiting are bounded and no heap buffer is held, so that cannot happen
+ *       on this path either. A write larger than the whole bound goes alone.</li>
  * </ul>
  *
- * <p>Buffers: a heap buffer's remaining bytes are copied at the call into memory of a shared arena of the
- * write's own (not hpio's native pool: its calls are what is not ready), which the JDK's channel writes from and
- * which is freed when it is done; the caller's buffer is held only weakly and its position moves by the bytes
+ * <p>Buffers: a heap buffer's remaining bytes are copied at the call into a direct buffer of the write's own
+ * (not hpio's native pool, whose calls may not be ready; not a shared arena, whose first use costs a cold JVM
+ * 10-13 ms), which the JDK's channel writes from and which is dropped for the GC when it is done (the JDK
+ * bounds direct memory, by default to the heap's maximum, and collects to make room); the caller's buffer is
+ * held only weakly and its position moves by the bytes
  * written just before the caller is told, as the engine's staged writes do ({@link BufferTransfer}). A direct
  * buffer is the JDK channel's until its handler runs, as for any of its writes. The bound's bytes come back
  * just before the caller's handler (or future) is told.
@@ -59,8 +60,13 @@ final class EarlyOperations {
         }
     }
 
-    /** The bytes of early writes in flight, over every such channel. */
-    private static final AdmissionGate IN_FLIGHT = new AdmissionGate(EngineConfig.defaults().maxStagingBytes(), false);
+    /**
+     * The bytes of early writes in flight, over every such channel: the engine's default staging budget, or a
+     * quarter of the heap's maximum if less (the JDK's default bound on direct memory, where the staging copies
+     * live, is the heap's maximum).
+     */
+    private static final AdmissionGate IN_FLIGHT = new AdmissionGate(Math.min(EngineConfig.defaults().maxStagingBytes(),
+            Math.max(1, Runtime.getRuntime().maxMemory() / 4)), false);
     /** Parks until a release (a class, not a lambda: none is bootstrapped on a cold JVM's first write). */
     private static final AdmissionGate.Wait PARK = new AdmissionGate.Wait() {
         @Override
@@ -80,7 +86,7 @@ final class EarlyOperations {
     static <A> Future<Integer> transfer(HpioAsynchronousFileChannel channel, AsynchronousFileChannel jdk,
                                         ByteBuffer buffer, long position, boolean read, boolean counted, A attachment,
                                         CompletionHandler<Integer, ? super A> handler) {
-        CompletableFuture<Integer> future = handler == null ? new CompletableFuture<>() : null;
+        CompletableFuture<Integer> future = handler == null ? new Cancellable(channel) : null;
         if (read) {
             Released<A> done = new Released<>(0, null, counted, future, handler);
             try {
@@ -120,6 +126,29 @@ final class EarlyOperations {
     }
 
     /**
+     * An operation's future, cancelled as the JDK's are: it is then done, its result never given, and a forceful
+     * cancel closes the channel (which stops the operation, as on the JDK's own channel).
+     */
+    private static final class Cancellable extends CompletableFuture<Integer> {
+        private final HpioAsynchronousFileChannel channel;
+
+        Cancellable(HpioAsynchronousFileChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            if (isDone() || !super.cancel(false)) {
+                return false;
+            }
+            if (mayInterruptIfRunning) {
+                channel.closeQuietly();
+            }
+            return true;
+        }
+    }
+
+    /**
      * One operation's place, and a write's staging and bound: gives them back, moves a staged caller buffer's
      * position, then tells the caller's handler or future.
      */
@@ -129,8 +158,9 @@ final class EarlyOperations {
         private final boolean counted;
         private final CompletableFuture<Integer> future;
         private final CompletionHandler<Integer, ? super A> handler;
-        /** A heap buffer's staging memory, and the caller's buffer held weakly; both null for a direct one or a read. */
-        private final Arena staging;
+        /** Whether a heap buffer is copied (its staging dropped at completion, for the GC to free). */
+        private final boolean staged;
+        /** The caller's heap buffer, held weakly; null for a direct one or a read. */
         private final WeakReference<ByteBuffer> caller;
 
         /** {@code src}: a write's buffer (null for a read). */
@@ -140,25 +170,19 @@ final class EarlyOperations {
             this.counted = counted;
             this.future = future;
             this.handler = handler;
-            boolean staged = src != null && !src.isDirect();
-            this.staging = staged ? Arena.ofShared() : null;
+            this.staged = src != null && !src.isDirect();
             this.caller = staged ? new WeakReference<>(src) : null;
         }
 
         /** What the JDK's channel writes: {@code src} itself if direct, else a copy of its remaining bytes. */
         ByteBuffer written(ByteBuffer src) {
-            if (staging == null) {
+            if (!staged) {
                 return src;
             }
-            MemorySegment copy = staging.allocate(bytes);
-            MemorySegment.copy(MemorySegment.ofBuffer(src), 0, copy, 0, bytes);
-            return copy.asByteBuffer();
+            return ByteBuffer.allocateDirect(bytes).put(src.duplicate()).flip();
         }
 
         void release() {
-            if (staging != null) {
-                staging.close();
-            }
             if (bytes > 0) {
                 IN_FLIGHT.release(bytes);
             }

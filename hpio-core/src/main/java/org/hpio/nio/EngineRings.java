@@ -5,6 +5,7 @@ import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The engines one {@link HpioFileChannel}'s calls are spread over ({@link
@@ -31,6 +32,8 @@ final class EngineRings {
     /** The engines; null until {@link #starter} gave them. */
     private volatile IoEngine[] engines;
     private final Starter starter;
+    /** Set once {@link #startInBackground} asked a thread of its own to start the engines. */
+    private final AtomicBoolean backgroundStart = new AtomicBoolean();
 
     /** Over {@code engines}, started, the first of them the one named for the channel. */
     EngineRings(List<IoEngine> engines) {
@@ -89,6 +92,42 @@ final class EngineRings {
     IoEngine firstOrStart() throws IOException {
         IoEngine[] started = startedOrNull();
         return started == null ? null : started[0];
+    }
+
+    /**
+     * The engine for the calling thread's calls if the engines are started; else null, having asked a daemon
+     * thread of its own ({@code hpio-engine-start}) to start them (once): for a call the JDK's channel can
+     * serve meanwhile, which then does not wait for io_uring's set-up (10-20 ms after the provider's warm-up).
+     */
+    IoEngine forCurrentThreadOrStartInBackground() {
+        IoEngine[] started = engines;
+        if (started == null) {
+            startInBackground();
+            return null;
+        }
+        return started.length == 1 ? started[0]
+                : started[(int) Long.remainderUnsigned(Thread.currentThread().threadId(), started.length)];
+    }
+
+    /** See {@link #forCurrentThreadOrStartInBackground}. */
+    void startInBackground() {
+        if (engines != null || !backgroundStart.compareAndSet(false, true)) {
+            return;
+        }
+        Thread start = new Thread(new Runnable() {   // a class, not a lambda: none is bootstrapped for it
+            @Override
+            public void run() {
+                try {
+                    startedOrNull();
+                } catch (IOException | RuntimeException e) {
+                    // The next call that needs the engines starts them itself and reports the failure to its caller.
+                    System.getLogger(EngineRings.class.getName()).log(System.Logger.Level.WARNING,
+                            "starting hpio's engines in the background failed: " + e.getMessage());
+                }
+            }
+        }, "hpio-engine-start");
+        start.setDaemon(true);
+        start.start();
     }
 
     /** The first engine if the engines are started, without starting them; else null. */

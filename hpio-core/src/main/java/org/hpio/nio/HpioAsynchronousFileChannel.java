@@ -49,6 +49,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * (a write, a force, a read the page cache cannot serve at once, a handler to run without an executor); until
  * then a buffered read all in the page cache is done at once on the calling thread, as the engine would do it
  * (see {@link #readFromCacheBeforeStart}), so a cold JVM's first read of a cached file costs no io_uring set-up.
+ * The start itself is made by a thread of hpio's while the JDK's channel serves the operation that asked for it
+ * (without O_DIRECT, which the JDK's channel lacks), within hpio's bounds ({@link EarlyOperations}); an
+ * operation beyond those bounds waits for the start.
  *
  * <p>Opened before hpio's native calls were ready (a cold JVM's first 60-100 ms, see
  * {@link NativeFiles#channelCallsReady}), a channel's reads and forces go to the JDK's channel until its first
@@ -185,6 +188,12 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             if (served != null) {
                 return handler == null ? served : null;
             }
+        }
+        if (!options.direct() && engines.firstIfStarted() == null && EarlyOperations.tryEnter()) {
+            // The JDK's channel serves it, within hpio's bounds, while a thread of hpio's starts the engine (its
+            // set-up, 10-20 ms after the provider's warm-up, would be this operation's otherwise).
+            engines.startInBackground();
+            return EarlyOperations.transfer(this, jdk, buffer, position, read, true, attachment, handler);
         }
         IoEngine started;
         try {
@@ -358,7 +367,10 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     public void force(boolean metaData) throws IOException {
         ensureOpen();
         NativeFile descriptor = attached(false);
-        IoEngine started = descriptor == null ? null : engines.firstOrStart();
+        IoEngine started = descriptor == null ? null : engines.firstIfStarted();
+        if (descriptor != null && started == null) {
+            engines.startInBackground();   // the JDK's channel forces the file (the same inode) meanwhile
+        }
         if (started == null || started.isClosed()) {
             jdk.force(metaData);
             return;

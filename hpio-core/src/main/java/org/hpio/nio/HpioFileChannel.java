@@ -211,6 +211,21 @@ final class HpioFileChannel extends FileChannel {
         return late == null ? file : late.get(Thread.currentThread().isVirtual());
     }
 
+    /**
+     * The engine for a call that needs one: of the started engines; before the start, a platform thread's call
+     * on a channel without O_DIRECT gets null, and the JDK's channel serves it while a thread of hpio's starts
+     * them (the call does not wait for io_uring's set-up, 10-20 ms after the provider's warm-up); a virtual
+     * thread's call (the JDK's would pin its carrier) or an O_DIRECT one (the JDK's channel, opened without it,
+     * would go through the page cache) starts them and waits. Null too when they cannot be had (closed, or
+     * being started by this very thread).
+     */
+    private IoEngine engineForCall() throws IOException {
+        if (Thread.currentThread().isVirtual() || options.direct()) {
+            return engines.forCurrentThread();
+        }
+        return engines.forCurrentThreadOrStartInBackground();
+    }
+
     private FileChannel openJdkLate() throws IOException {
         Set<OpenOption> read = Set.of(StandardOpenOption.READ);
         try (NativeFile.Lease lease = file.lease()) {
@@ -369,8 +384,8 @@ final class HpioFileChannel extends FileChannel {
                     return written;
                 }
             }
-            IoEngine engine = engines.forCurrentThread();   // the engines start with the first call that needs one
-            if (engine == null || engine.isClosed()) {   // closed (the JVM's shutdown), or this thread starts them
+            IoEngine engine = engineForCall();   // the engines start with the first call that needs one
+            if (engine == null || engine.isClosed()) {   // starting, or closed (the JVM's shutdown)
                 moved = jdkTransfer(buffers, read, at);
                 completed = true;
                 return moved;
@@ -534,7 +549,7 @@ final class HpioFileChannel extends FileChannel {
     public void force(boolean metaData) throws IOException {
         ensureOpen();
         NativeFile attached = attached();
-        IoEngine engine = attached == null ? null : engines.forCurrentThread();
+        IoEngine engine = attached == null ? null : engineForCall();
         if (engine == null || engine.isClosed()) {
             jdk().force(metaData);
             return;

@@ -65,6 +65,11 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
         default boolean ringsStarted() {
             return true;
         }
+
+        /** Whether {@link #engine()} has its engine already, so that asking costs no start. */
+        default boolean engineStarted() {
+            return true;
+        }
     }
 
     /** The JVM's shared engine, and {@link IoEngines#sharedRings} for FileChannels. */
@@ -82,6 +87,11 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
         @Override
         public boolean ringsStarted() {
             return IoEngines.sharedRingsStarted();
+        }
+
+        @Override
+        public boolean engineStarted() {
+            return IoEngines.sharedStarted();
         }
     };
 
@@ -234,6 +244,9 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
                                                               ExecutorService executor, FileAttribute<?>... attrs)
             throws IOException {
         IoEngine started = asyncEngine.firstIfStarted();
+        if (started == null && engines.engineStarted() && STARTING_ENGINE.get() == null) {
+            started = asyncEngine.firstOrStart();   // the engine exists already (AsyncFile's, say): no start to defer
+        }
         if (STARTING_ENGINE.get() != null || started != null && started.isClosed()) {
             return delegate.newAsynchronousFileChannel(unwrap(path), options, executor, attrs);
         }

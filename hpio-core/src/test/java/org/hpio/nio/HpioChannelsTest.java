@@ -39,6 +39,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -726,7 +727,7 @@ class HpioChannelsTest {
             assertEquals(3, ch.write(ByteBuffer.wrap(new byte[] {7, 8, 9}), 4096));
             assertEquals(0, source.starts(), "opening, closing, a cached read, size, a platform thread's small write");
             ch.force(false);
-            assertEquals(1, source.starts(), "a force needs an engine: the engines start");
+            source.awaitStarted();   // a force needs an engine: they start, in the background (the JDK's forced)
             assertTrue(ch.toString().endsWith(", uring]"), ch.toString());
             ByteBuffer end = ByteBuffer.allocate(3);
             assertEquals(3, onVirtualThread(() -> ch.read(end, 4096)).get(30, TimeUnit.SECONDS));
@@ -873,6 +874,36 @@ class HpioChannelsTest {
         }
     }
 
+    /** The futures of operations the JDK's channel makes for hpio's cancel as the JDK's: a forceful cancel closes. */
+    @Test
+    void cancellingAnOperationMadeByTheJdksChannelBehavesAsTheJdksFuture() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        CountDownLatch gate = new CountDownLatch(1);
+        ExecutorService held = Executors.newFixedThreadPool(2, Implementation.heldAt(gate));
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 100));
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            NativeFiles.warmingUpForTests(true);
+            try {
+                AsynchronousFileChannel ch = running.opener().openAsync(file, Set.of(READ, WRITE), held);
+                assertTrue(ch.toString().contains("the JDK's channel until"), ch.toString());
+                Future<Integer> gentle = ch.read(ByteBuffer.allocate(10), 0);
+                assertTrue(gentle.cancel(false));
+                assertTrue(gentle.isCancelled() && gentle.isDone());
+                assertThrows(CancellationException.class, gentle::get);
+                assertFalse(gentle.cancel(false), "already cancelled");
+                assertTrue(ch.isOpen(), "cancel(false) leaves the channel open");
+                Future<Integer> forceful = ch.write(ByteBuffer.wrap(new byte[] {1}), 0);
+                assertTrue(forceful.cancel(true));
+                assertTrue(forceful.isCancelled());
+                assertFalse(ch.isOpen(), "cancel(true) closes the channel");
+            } finally {
+                NativeFiles.warmingUpForTests(false);
+                gate.countDown();
+                held.shutdown();
+            }
+        }
+    }
+
     @Test
     void aChannelWhoseNameLeadsElsewhereOnceTheNativeCallsAreReadyStaysTheJdksForGood() throws Exception {
         NativeCalls.assumeOn("hpio's channels");
@@ -912,15 +943,16 @@ class HpioChannelsTest {
         byte[] bytes = FileChannelContract.bytes(0, 256 << 10);
         Path file = Files.write(dir.resolve("f"), bytes);
         try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
-            // A read larger than what is served at once from the page cache goes to the engine.
+            // A read larger than what is served at once from the page cache needs the engine: a platform thread's is
+            // the JDK channel's while a thread of hpio's starts them.
             StartCountingSource source = new StartCountingSource(running.engine());
             HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), source);
             try (FileChannel a = provider.newFileChannel(file, Set.of(READ));
                  FileChannel b = provider.newFileChannel(file, Set.of(READ))) {
                 ByteBuffer all = ByteBuffer.allocate(bytes.length);
-                assertEquals(bytes.length, a.read(all, 0));
+                assertEquals(bytes.length, a.read(all, 0));   // the JDK's, while a thread of hpio's starts them
                 assertArrayEquals(bytes, all.array());
-                assertEquals(1, source.starts());
+                source.awaitStarted();
                 assertTrue(b.toString().endsWith(", uring]"), "a channel opened before the start sees it: " + b);
                 assertEquals(bytes.length, b.read(all.clear(), 0));
                 assertEquals(1, source.starts());
@@ -957,7 +989,7 @@ class HpioChannelsTest {
             byte[] big = FileChannelContract.bytes(0, 100 << 10);   // more than a write made at once
             assertEquals(big.length, ch.write(ByteBuffer.wrap(big), 0));
             ch.force(true);
-            assertEquals(1, source.starts(), "the engines were asked for; closed, they were not used");
+            source.awaitStarted();   // the engines were asked for; closed, they were not used
             assertNull(HpioChannels.engineOf(ch), "no engine serves it");
             ByteBuffer back = ByteBuffer.allocate(big.length);
             while (back.hasRemaining()) {
@@ -995,8 +1027,8 @@ class HpioChannelsTest {
             assertEquals(4096, ch.size());
             assertEquals(0, source.engineAsks(), "opening, cached reads (Future, handler on the given executor), size");
             ByteBuffer end = ByteBuffer.allocate(10);
-            assertEquals(6, ch.read(end, 4090).get(30, TimeUnit.SECONDS), "runs into the end: the engine's");
-            assertEquals(1, source.engineAsks(), "a read the page cache cannot serve whole starts the engine");
+            assertEquals(6, ch.read(end, 4090).get(30, TimeUnit.SECONDS), "runs into the end: the JDK's channel's");
+            source.awaitEngineAsks(1);   // a read the page cache cannot serve whole starts the engine, in the background
             assertTrue(given.toString().endsWith(", uring]"), "a channel opened before the start sees it: " + given);
             assertEquals(3, ch.write(ByteBuffer.wrap(new byte[] {7, 8, 9}), 4096).get(30, TimeUnit.SECONDS));
             ch.force(false);
@@ -1012,6 +1044,10 @@ class HpioChannelsTest {
         }
     }
 
+    /**
+     * Each of these first needs starts the engine, on a thread of hpio's, while the JDK's channel serves the
+     * operation (it does not wait for io_uring's set-up).
+     */
     @Test
     void anAsynchronousChannelsFirstWriteForceOrHandlerWithoutExecutorStartsTheEngine() throws Exception {
         NativeCalls.assumeOn("hpio's channels");
@@ -1031,7 +1067,7 @@ class HpioChannelsTest {
                             assertEquals(10, read.result.get(30, TimeUnit.SECONDS));
                         }
                     }
-                    assertEquals(1, source.engineAsks(), "first need " + need);
+                    source.awaitEngineAsks(1);   // started by a thread of hpio's while the JDK's channel served it
                     assertTrue(ch.toString().endsWith(", uring]"), ch.toString());
                 }
             }
@@ -1173,6 +1209,20 @@ class HpioChannelsTest {
         }
 
         @Override
+        public synchronized boolean engineStarted() {
+            return engineAsks > 0;
+        }
+
+        /** Waits (up to 30 s) until the engine was asked for {@code asks} times: a start in the background. */
+        void awaitEngineAsks(int asks) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (engineAsks() < asks && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertEquals(asks, engineAsks());
+        }
+
+        @Override
         public synchronized List<IoEngine> rings() {
             if (starts == 0) {
                 starts++;
@@ -1187,6 +1237,15 @@ class HpioChannelsTest {
 
         synchronized int starts() {
             return starts;
+        }
+
+        /** Waits (up to 30 s) until the rings were started: by a thread of hpio's, for a platform thread's call. */
+        void awaitStarted() throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (starts() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertEquals(1, starts());
         }
     }
 

@@ -172,6 +172,11 @@ public final class IoEngines {
         return sharedRings != null;
     }
 
+    /** Whether {@link #shared()} has its engine already, so that asking costs no start. */
+    public static boolean sharedStarted() {
+        return shared != null;
+    }
+
     /**
      * {@value #RINGS_PROPERTY}, or by default one ring per core up to two (the depth measured; more cores
      * have not been). An IllegalArgumentException names a value outside 1 to 64.
