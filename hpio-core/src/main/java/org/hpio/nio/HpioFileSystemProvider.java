@@ -28,7 +28,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import static org.hpio.nio.HpioPath.unwrap;
@@ -132,8 +131,6 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
             return engine == null ? null : List.of(engine);
         }
     });
-    /** Set once a virtual thread's plain read found the engines not started and asked for them in the background. */
-    private final AtomicBoolean backgroundStart = new AtomicBoolean();
 
     /** Wraps {@code delegate}, the platform's default provider (what the JDK passes when it installs this one). */
     public HpioFileSystemProvider(FileSystemProvider delegate) {
@@ -200,36 +197,16 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     }
 
     /**
-     * The engines if they are started, else null, after asking a daemon thread of its own to start them (once):
-     * a virtual thread's plain read then gets the JDK's channel rather than waiting for the start (see
-     * {@link #newByteChannel}).
+     * The engines if they are started, else null, after asking a daemon thread of its own to start them (once,
+     * {@link EngineRings#startInBackground}): a virtual thread's plain read then gets the JDK's channel rather
+     * than waiting for the start (see {@link #newByteChannel}).
      */
     private EngineRings ringsWithoutWaiting() throws IOException {
         if (startedRings != null || engines.ringsStarted()) {
             return rings();   // started (or closed, at shutdown: then null)
         }
-        if (backgroundStart.compareAndSet(false, true)) {
-            Thread.ofPlatform().daemon().name("hpio-engine-start").start(this::startInBackground);
-        }
+        ringsOnFirstUse.startInBackground();
         return null;
-    }
-
-    private void startInBackground() {
-        try {
-            rings();
-        } catch (IOException | RuntimeException e) {
-            // The next channel that needs the engines starts them itself and reports the failure to its caller.
-            System.getLogger(HpioFileSystemProvider.class.getName()).log(System.Logger.Level.WARNING,
-                    "starting hpio's engines in the background failed: " + e.getMessage());
-            return;
-        }
-        try {
-            NativeFiles.linkReadOnlyOpen();
-        } catch (IOException | RuntimeException e) {
-            // Only an early linking: the first channel's own statx reports what is wrong.
-            System.getLogger(HpioFileSystemProvider.class.getName()).log(System.Logger.Level.DEBUG,
-                    "statx of / failed: " + e.getMessage());
-        }
     }
 
     /**

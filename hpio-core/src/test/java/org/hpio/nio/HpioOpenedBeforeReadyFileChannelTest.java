@@ -32,10 +32,16 @@ class HpioOpenedBeforeReadyFileChannelTest extends FileChannelContract {
         NativeFiles.holdChannelCallsForTests(false);
     }
 
-    /** Every channel of the suite is the JDK's behind hpio's, but those whose options open hpio's descriptor at once. */
     @Override
     FileChannel open(Path path, OpenOption... options) throws Exception {
-        FileChannel channel = super.open(path, options);
+        return assertDeferred(super.open(path, options), options);
+    }
+
+    /**
+     * {@code channel}, having checked that it is the JDK's behind hpio's, unless its options open hpio's
+     * descriptor at once (O_DIRECT, DELETE_ON_CLOSE).
+     */
+    static <C> C assertDeferred(C channel, OpenOption... options) {
         boolean opensNow = Arrays.stream(options).anyMatch(o -> o == StandardOpenOption.DELETE_ON_CLOSE
                 || o == HpioOpenOption.DIRECT || o.toString().equals("DIRECT"));
         assertTrue(opensNow || channel.toString().contains("the JDK's channel until"), "deferred: " + channel);
