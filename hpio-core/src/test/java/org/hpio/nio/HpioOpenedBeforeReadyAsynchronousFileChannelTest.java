@@ -1,7 +1,6 @@
 package org.hpio.nio;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.file.OpenOption;
@@ -12,20 +11,11 @@ import java.nio.file.Path;
  * are ready (a cold JVM's first moments): the JDK's channel on the file serves every operation, behind hpio's
  * channel, which must still behave as the JDK's does in every case.
  */
+@ExtendWith(NativeCallsHeld.class)
 class HpioOpenedBeforeReadyAsynchronousFileChannelTest extends AsynchronousFileChannelContract {
     @Override
     Implementation implementation() {
         return Implementation.HPIO_URING;
-    }
-
-    @BeforeEach
-    void holdTheNativeCalls() {
-        NativeFiles.holdChannelCallsForTests(true);
-    }
-
-    @AfterEach
-    void releaseTheNativeCalls() {
-        NativeFiles.holdChannelCallsForTests(false);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.hpio.nio;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.channels.FileChannel;
 import java.nio.file.OpenOption;
@@ -16,20 +15,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (a cold JVM's first moments): the JDK's channel on the file serves every call, behind hpio's channel, which
  * must still behave as the JDK's does in every case (positions, exceptions, close).
  */
+@ExtendWith(NativeCallsHeld.class)
 class HpioOpenedBeforeReadyFileChannelTest extends FileChannelContract {
     @Override
     Implementation implementation() {
         return Implementation.HPIO_URING;
-    }
-
-    @BeforeEach
-    void holdTheNativeCalls() {
-        NativeFiles.holdChannelCallsForTests(true);
-    }
-
-    @AfterEach
-    void releaseTheNativeCalls() {
-        NativeFiles.holdChannelCallsForTests(false);
     }
 
     @Override
