@@ -39,8 +39,10 @@ final class BufferTransfer {
     private final ByteBuffer[] buffers;
     /** The buffers of a staged transfer whose caller may drop them (see {@link #prepare}); else null. */
     private final WeakReference<ByteBuffer>[] weak;
-    /** Each buffer's remaining bytes at initiation. */
+    /** Each buffer's remaining bytes at initiation; null for a single buffer (the usual call: no array). */
     private final int[] lengths;
+    /** The first buffer's remaining bytes at initiation. */
+    private final int firstLength;
     private final boolean read;
     private final long bytes;
     private final IoEngine engine;
@@ -53,9 +55,14 @@ final class BufferTransfer {
     @SuppressWarnings("unchecked")
     private BufferTransfer(ByteBuffer[] buffers, boolean holdWeakly, boolean read, long bytes, IoEngine engine,
                            StagingBuffer staging, long stagingBytes, MemorySegment segment) {
-        this.lengths = new int[buffers.length];
-        for (int i = 0; i < buffers.length; i++) {
-            lengths[i] = buffers[i].remaining();
+        this.firstLength = buffers[0].remaining();
+        if (buffers.length == 1) {
+            this.lengths = null;
+        } else {
+            this.lengths = new int[buffers.length];
+            for (int i = 0; i < buffers.length; i++) {
+                lengths[i] = buffers[i].remaining();
+            }
         }
         this.released = staging == null ? null : new AtomicBoolean();
         if (holdWeakly) {
@@ -162,8 +169,9 @@ final class BufferTransfer {
     void finish(long moved) {
         try {
             long offset = 0;
-            for (int i = 0; i < lengths.length; i++) {
-                int n = (int) Math.min(lengths[i], moved - offset);
+            int count = lengths == null ? 1 : lengths.length;
+            for (int i = 0; i < count; i++) {
+                int n = (int) Math.min(lengths == null ? firstLength : lengths[i], moved - offset);
                 if (n <= 0) {
                     break;
                 }

@@ -9,6 +9,7 @@ import org.hpio.internal.sys.UringRing;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Queue;
@@ -616,37 +617,55 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         return reaped;
     }
 
-    /** A request retired and not yet told its result (see {@link #reapAndSubmit}). */
-    private record Retired(IoRequest request, long bytes, int errno) {
-    }
-
     /** Set while the reap lock's holder is inside {@link #reapAndSubmit}'s reap (guarded by reapLock). */
     private boolean holdingResults;
-    /** The results {@link #reapAndSubmit} holds until its submission is made (guarded by reapLock). */
-    private final List<Retired> heldResults = new ArrayList<>();
+    /**
+     * The results {@link #reapAndSubmit} holds until its submission is made: request, bytes and errno at the same
+     * index, {@link #heldCount} of them (guarded by reapLock; arrays, not an object per completion).
+     */
+    private IoRequest[] heldRequests = new IoRequest[64];
+    private long[] heldBytes = new long[64];
+    private int[] heldErrnos = new int[64];
+    private int heldCount;
 
     @Override
     void deliver(IoRequest request, long bytes, int errno) {
         if (holdingResults && reapLock.isHeldByCurrentThread()) {
-            heldResults.add(new Retired(request, bytes, errno));
+            hold(request, bytes, errno);
         } else {
             request.complete(bytes, errno);
         }
     }
 
+    private void hold(IoRequest request, long bytes, int errno) {
+        if (heldCount == heldRequests.length) {
+            int grown = heldCount * 2;
+            heldRequests = Arrays.copyOf(heldRequests, grown);
+            heldBytes = Arrays.copyOf(heldBytes, grown);
+            heldErrnos = Arrays.copyOf(heldErrnos, grown);
+        }
+        heldRequests[heldCount] = request;
+        heldBytes[heldCount] = bytes;
+        heldErrnos[heldCount] = errno;
+        heldCount++;
+    }
+
     /** Tells every held request its result, even when a listener throws (the first throwable is rethrown). */
     private void deliverHeld() {
         RuntimeException failure = null;
-        for (Retired r : heldResults) {
+        int count = heldCount;
+        heldCount = 0;
+        for (int k = 0; k < count; k++) {
+            IoRequest request = heldRequests[k];
+            heldRequests[k] = null;   // not kept reachable until the slot is reused
             try {
-                r.request().complete(r.bytes(), r.errno());
+                request.complete(heldBytes[k], heldErrnos[k]);
             } catch (RuntimeException e) {
                 if (failure == null) {
                     failure = e;
                 }
             }
         }
-        heldResults.clear();
         if (failure != null) {
             throw failure;
         }
