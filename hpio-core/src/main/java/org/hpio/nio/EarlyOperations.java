@@ -3,7 +3,6 @@ package org.hpio.nio;
 import org.hpio.internal.io.AdmissionGate;
 import org.hpio.internal.io.EngineConfig;
 
-import java.io.InterruptedIOException;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
@@ -15,26 +14,28 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The reads and writes of asynchronous channels made by the JDK's channel on the file while hpio's own way is
  * not ready: opened while the warm-up links the native calls (see {@link NativeFiles#channelCallsReady}), or
- * while a thread of hpio's starts the engine ({@link EngineRings#startInBackground}). Within hpio's bounds:
+ * while a thread of hpio's starts the engine ({@link EngineRings#startInBackground}). Only within hpio's
+ * bounds, taken at once or not at all ({@link #tryEnter}: an operation that does not fit goes hpio's way, opening
+ * its descriptor or starting the engine on the caller's thread):
  * <ul>
- *   <li>at most {@value #MAX_OPERATIONS} at a time over every such channel ({@link #tryEnter}; beyond, a channel
- *       opens hpio's descriptor at once and links the calls it needs itself): the JDK's channel runs each
- *       operation on a thread of its pool, which would otherwise grow with the operations in flight;</li>
- *   <li>writes under a bound on their bytes in flight (the engine's default staging budget, at most a quarter of
- *       the heap), a caller beyond it waiting (parked) until earlier writes complete, and heap data staged
- *       off-heap. The JDK's channel alone queues every write on its executor with its buffer (003's
- *       OutOfMemoryError); here the bytes waiting are bounded and no heap buffer is held, so that cannot happen
- *       on this path either. A write larger than the whole bound goes alone.</li>
+ *   <li>at most {@value #MAX_OPERATIONS} at a time over every such channel: the JDK's channel runs each
+ *       operation on a thread of its pool (or of the channel's executor), which would otherwise grow with the
+ *       operations in flight;</li>
+ *   <li>writes' bytes in flight at most the engine's default staging budget (or a quarter of the heap, if less),
+ *       heap data staged off-heap. The JDK's channel alone queues every write on its executor with its buffer
+ *       (003's OutOfMemoryError); here the bytes waiting are bounded and no heap buffer is held, so that cannot
+ *       happen on this path either. A write larger than the whole bound goes alone.</li>
  * </ul>
+ * Nobody waits here: a write that waited for room could wait for a write queued behind it on the same executor
+ * (a handler on a single-thread executor writing), which the JDK's channel runs there.
  *
  * <p>Buffers: a heap buffer's remaining bytes are copied at the call into a direct buffer of the write's own
  * (not hpio's native pool, whose calls may not be ready; not a shared arena, whose first use costs a cold JVM
  * 10-13 ms), which the JDK's channel writes from and which is dropped for the GC when it is done (the JDK
  * bounds direct memory, by default to the heap's maximum, and collects to make room); the caller's buffer is
- * held only weakly and its position moves by the bytes
- * written just before the caller is told, as the engine's staged writes do ({@link BufferTransfer}). A direct
- * buffer is the JDK channel's until its handler runs, as for any of its writes. The bound's bytes come back
- * just before the caller's handler (or future) is told.
+ * held only weakly and its position moves by the bytes written just before the caller is told, as the engine's
+ * staged writes do ({@link BufferTransfer}). A direct buffer is the JDK channel's until its handler runs, as for
+ * any of its writes. The place and the bytes come back just before the caller's handler (or future) is told.
  */
 final class EarlyOperations {
     private EarlyOperations() {
@@ -45,19 +46,25 @@ final class EarlyOperations {
     private static final AtomicInteger OPERATIONS = new AtomicInteger();
 
     /**
-     * Takes one of the {@value #MAX_OPERATIONS} places of operations in flight, if one is free; the operation
-     * given it to {@link #transfer} with {@code counted} gives it back when it completes.
+     * Takes, at once or not at all, one of the {@value #MAX_OPERATIONS} places and, for a write, room for its
+     * {@code bytes} ({@code read}: none); the operation given to {@link #transfer} gives them back when it
+     * completes. Never waits.
      */
-    static boolean tryEnter() {
+    static boolean tryEnter(boolean read, int bytes) {
         while (true) {
             int now = OPERATIONS.get();
             if (now >= MAX_OPERATIONS) {
                 return false;
             }
             if (OPERATIONS.compareAndSet(now, now + 1)) {
-                return true;
+                break;
             }
         }
+        if (!read && !IN_FLIGHT.tryAcquire(bytes)) {
+            OPERATIONS.decrementAndGet();
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -66,60 +73,26 @@ final class EarlyOperations {
      * live, is the heap's maximum).
      */
     private static final AdmissionGate IN_FLIGHT = new AdmissionGate(Math.min(EngineConfig.defaults().maxStagingBytes(),
-            Math.max(1, Runtime.getRuntime().maxMemory() / 4)), false);
-    /** Parks until a release (a class, not a lambda: none is bootstrapped on a cold JVM's first write). */
-    private static final AdmissionGate.Wait PARK = new AdmissionGate.Wait() {
-        @Override
-        public void forRoom(AdmissionGate gate, long units) throws InterruptedException {
-            gate.awaitRoom(units, Long.MAX_VALUE);
-        }
-    };
+            Math.max(1, Runtime.getRuntime().maxMemory() / 4)), true);
 
     /**
-     * Reads into {@code buffer} or writes its remaining bytes at {@code position} through {@code jdk}: the result
-     * goes to {@code handler} (on the JDK channel's executor; then null is returned) or to the returned future.
-     * {@code counted}: the operation holds a place taken by {@link #tryEnter} (it goes back at completion). A
-     * writer interrupted while it waits at the bound gets an {@link InterruptedIOException} there (a handler on
-     * {@code channel}'s {@link HpioAsynchronousFileChannel#handlerExecutor}), nothing written, and keeps its
-     * interrupt status.
+     * Reads into {@code buffer} or writes its remaining bytes at {@code position} through {@code jdk}, having
+     * taken their place and room by {@link #tryEnter}: the result goes to {@code handler} (on the JDK channel's
+     * executor; then null is returned) or to the returned future.
      */
     static <A> Future<Integer> transfer(HpioAsynchronousFileChannel channel, AsynchronousFileChannel jdk,
-                                        ByteBuffer buffer, long position, boolean read, boolean counted, A attachment,
+                                        ByteBuffer buffer, long position, boolean read, A attachment,
                                         CompletionHandler<Integer, ? super A> handler) {
         CompletableFuture<Integer> future = handler == null ? new Cancellable(channel) : null;
-        if (read) {
-            Released<A> done = new Released<>(0, null, counted, future, handler);
-            try {
+        Released<A> done = new Released<>(read ? 0 : buffer.remaining(), read ? null : buffer, future, handler);
+        try {
+            if (read) {
                 jdk.read(buffer, position, attachment, done);
-            } catch (RuntimeException | Error e) {
-                done.release();
-                throw e;
+            } else {
+                jdk.write(done.written(buffer), position, attachment, done);
             }
-            return future;
-        }
-        ByteBuffer src = buffer;
-        int bytes = src.remaining();
-        try {
-            IN_FLIGHT.acquire(bytes, PARK);
-        } catch (InterruptedException e) {
-            if (counted) {
-                OPERATIONS.decrementAndGet();
-            }
-            Thread.currentThread().interrupt();
-            InterruptedIOException failure = new InterruptedIOException("interrupted while waiting for room for "
-                    + bytes + " bytes of writes in flight");
-            if (handler == null) {
-                future.completeExceptionally(failure);
-                return future;
-            }
-            PendingOperation.dispatch(channel.handlerExecutor(), handler, attachment, null, failure);
-            return null;
-        }
-        Released<A> done = new Released<>(bytes, src, counted, future, handler);
-        try {
-            jdk.write(done.written(src), position, attachment, done);
         } catch (RuntimeException | Error e) {
-            done.release();   // refused before it went in (a closed channel's write fails by its handler)
+            done.release();   // refused before it went in (a closed channel's operation fails by its handler)
             throw e;
         }
         return future;
@@ -155,7 +128,6 @@ final class EarlyOperations {
     private static final class Released<A> implements CompletionHandler<Integer, A> {
         /** A write's bytes under the bound; 0 for a read. */
         private final int bytes;
-        private final boolean counted;
         private final CompletableFuture<Integer> future;
         private final CompletionHandler<Integer, ? super A> handler;
         /** Whether a heap buffer is copied (its staging dropped at completion, for the GC to free). */
@@ -164,10 +136,9 @@ final class EarlyOperations {
         private final WeakReference<ByteBuffer> caller;
 
         /** {@code src}: a write's buffer (null for a read). */
-        Released(int bytes, ByteBuffer src, boolean counted, CompletableFuture<Integer> future,
+        Released(int bytes, ByteBuffer src, CompletableFuture<Integer> future,
                  CompletionHandler<Integer, ? super A> handler) {
             this.bytes = bytes;
-            this.counted = counted;
             this.future = future;
             this.handler = handler;
             this.staged = src != null && !src.isDirect();
@@ -186,9 +157,7 @@ final class EarlyOperations {
             if (bytes > 0) {
                 IN_FLIGHT.release(bytes);
             }
-            if (counted) {
-                OPERATIONS.decrementAndGet();
-            }
+            OPERATIONS.decrementAndGet();
         }
 
         @Override

@@ -34,6 +34,8 @@ final class EngineRings {
     private final Starter starter;
     /** Set once {@link #startInBackground} asked a thread of its own to start the engines. */
     private final AtomicBoolean backgroundStart = new AtomicBoolean();
+    /** Set when that thread failed: later calls start the engines themselves (and report why they cannot). */
+    private volatile boolean backgroundStartFailed;
 
     /** Over {@code engines}, started, the first of them the one named for the channel. */
     EngineRings(List<IoEngine> engines) {
@@ -98,21 +100,27 @@ final class EngineRings {
      * The engine for the calling thread's calls if the engines are started; else null, having asked a daemon
      * thread of its own ({@code hpio-engine-start}) to start them (once): for a call the JDK's channel can
      * serve meanwhile, which then does not wait for io_uring's set-up (10-20 ms after the provider's warm-up).
+     * If that thread failed, the call starts them itself, as {@link #forCurrentThread} (and the failure is its).
      */
-    IoEngine forCurrentThreadOrStartInBackground() {
+    IoEngine forCurrentThreadOrStartInBackground() throws IOException {
         IoEngine[] started = engines;
         if (started == null) {
-            startInBackground();
-            return null;
+            return startInBackground() ? null : forCurrentThread();
         }
         return started.length == 1 ? started[0]
                 : started[(int) Long.remainderUnsigned(Thread.currentThread().threadId(), started.length)];
     }
 
-    /** See {@link #forCurrentThreadOrStartInBackground}. */
-    void startInBackground() {
+    /**
+     * Has a daemon thread of its own start the engines, once (see {@link #forCurrentThreadOrStartInBackground});
+     * false when that start failed, so the caller starts them itself and reports why they cannot be had.
+     */
+    boolean startInBackground() {
+        if (backgroundStartFailed) {
+            return false;
+        }
         if (engines != null || !backgroundStart.compareAndSet(false, true)) {
-            return;
+            return true;
         }
         Thread start = new Thread(new Runnable() {   // a class, not a lambda: none is bootstrapped for it
             @Override
@@ -121,13 +129,20 @@ final class EngineRings {
                     startedOrNull();
                 } catch (IOException | RuntimeException e) {
                     // The next call that needs the engines starts them itself and reports the failure to its caller.
+                    backgroundStartFailed = true;
                     System.getLogger(EngineRings.class.getName()).log(System.Logger.Level.WARNING,
                             "starting hpio's engines in the background failed: " + e.getMessage());
                 }
             }
         }, "hpio-engine-start");
         start.setDaemon(true);
-        start.start();
+        try {
+            start.start();
+        } catch (RuntimeException | Error e) {   // no thread to be had: the calls start the engines themselves
+            backgroundStartFailed = true;
+            throw e;
+        }
+        return true;
     }
 
     /** The first engine if the engines are started, without starting them; else null. */

@@ -175,12 +175,12 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         }
         NativeFile descriptor = attached(false);
         if (descriptor == null) {   // opened before the native calls were ready, and they still are not
-            boolean counted = EarlyOperations.tryEnter();
-            if (!counted) {
-                descriptor = attached(true);   // as many in flight as the JDK's channel may take: hpio's, at once
+            if (!late.jdkForGood() && EarlyOperations.tryEnter(read, buffer.remaining())) {
+                return EarlyOperations.transfer(this, jdk, buffer, position, read, attachment, handler);
             }
-            if (descriptor == null) {
-                return EarlyOperations.transfer(this, jdk, buffer, position, read, counted, attachment, handler);
+            descriptor = attached(true);   // beyond what the JDK's channel may take: hpio's, at once
+            if (descriptor == null) {   // the name no longer leads to the file: the JDK's own channel, for good
+                return jdkTransfer(buffer, position, read, attachment, handler);
             }
         }
         if (read && !options.direct() && engines.firstIfStarted() == null && (handler == null || executor != null)) {
@@ -189,11 +189,11 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
                 return handler == null ? served : null;
             }
         }
-        if (!options.direct() && engines.firstIfStarted() == null && EarlyOperations.tryEnter()) {
+        if (!options.direct() && engines.firstIfStarted() == null && engines.startInBackground()
+                && EarlyOperations.tryEnter(read, buffer.remaining())) {
             // The JDK's channel serves it, within hpio's bounds, while a thread of hpio's starts the engine (its
             // set-up, 10-20 ms after the provider's warm-up, would be this operation's otherwise).
-            engines.startInBackground();
-            return EarlyOperations.transfer(this, jdk, buffer, position, read, true, attachment, handler);
+            return EarlyOperations.transfer(this, jdk, buffer, position, read, attachment, handler);
         }
         IoEngine started;
         try {
@@ -368,9 +368,9 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         ensureOpen();
         NativeFile descriptor = attached(false);
         IoEngine started = descriptor == null ? null : engines.firstIfStarted();
-        if (descriptor != null && started == null) {
-            engines.startInBackground();   // the JDK's channel forces the file (the same inode) meanwhile
-        }
+        if (descriptor != null && started == null && !engines.startInBackground()) {
+            started = engines.firstOrStart();   // a start in the background failed: this call starts it, or says why
+        }   // else the JDK's channel forces the file (the same inode) while a thread of hpio's starts the engine
         if (started == null || started.isClosed()) {
             jdk.force(metaData);
             return;

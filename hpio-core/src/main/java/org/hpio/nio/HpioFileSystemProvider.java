@@ -205,8 +205,7 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
         if (startedRings != null || engines.ringsStarted()) {
             return rings();   // started (or closed, at shutdown: then null)
         }
-        ringsOnFirstUse.startInBackground();
-        return null;
+        return ringsOnFirstUse.startInBackground() ? null : rings();   // that start failed: start them here
     }
 
     /**

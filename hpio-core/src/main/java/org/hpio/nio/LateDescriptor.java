@@ -80,6 +80,11 @@ final class LateDescriptor {
         }
     }
 
+    /** Whether the JDK's channel serves the channel for good (the open was tried and failed, or it closed). */
+    boolean jdkForGood() {
+        return settled && file == null;
+    }
+
     /**
      * What serves a channel, for its {@code toString}: its engines ({@link EngineRings#nameIfStarted}) once it
      * has hpio's descriptor ({@code late} null: from its open), else the JDK's channel, for now or for good.

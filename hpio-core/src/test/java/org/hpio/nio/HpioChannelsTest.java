@@ -61,6 +61,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -420,6 +421,7 @@ class HpioChannelsTest {
         Files.write(file, new byte[10]);
         try (AsynchronousFileChannel ch = HpioChannels.openAsynchronous(file, READ)) {
             assertTrue(HpioChannels.isHpio(ch));
+            assertNotNull(HpioChannels.engineOf(ch));   // started (until then the JDK's channel serves)
             CompletableFuture<String> thread = new CompletableFuture<>();
             ch.read(ByteBuffer.allocate(10), 0, null, new CompletionHandler<Integer, Object>() {
                 @Override
@@ -816,61 +818,73 @@ class HpioChannelsTest {
     }
 
     /**
-     * The JDK's channel writes for an asynchronous channel opened during the warm-up, within hpio's bounds: with
-     * its I/O threads held, two writes of 24 MiB are in flight and the third waits in {@code write} for room
-     * under the 64 MiB staging bound, instead of queueing without bound (003's OutOfMemoryError); and beyond
-     * {@value EarlyOperations#MAX_OPERATIONS} operations in flight, the next opens hpio's descriptor at once
-     * rather than add a thread to the JDK channel's pool.
+     * An asynchronous channel opened during the warm-up has the JDK's channel make its operations only within
+     * hpio's bounds, and nobody waits for room: with the JDK channel's threads held, {@value
+     * EarlyOperations#MAX_OPERATIONS} reads are in flight there and the next is hpio's at once; and two writes
+     * of 24 MiB are in flight there while the third, over the 64 MiB staging bound, is hpio's, instead of
+     * queueing without bound (003's OutOfMemoryError) or waiting for a write queued on the same executor.
      */
     @Test
     void operationsMadeByTheJdksChannelDuringTheWarmUpStayWithinHpiosBounds() throws Exception {
         NativeCalls.assumeOn("hpio's channels");
-        CountDownLatch gate = new CountDownLatch(1);
-        ExecutorService held = Executors.newFixedThreadPool(2, Implementation.heldAt(gate));
         byte[] block = FileChannelContract.bytes(0, 24 << 20);
-        Path file = dir.resolve("w");
+        Path file = Files.write(dir.resolve("w"), block);
         try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
-            AsynchronousFileChannel afc;
             NativeFiles.warmingUpForTests(true);
             try {
-                afc = running.opener().openAsync(file, Set.of(CREATE, READ, WRITE), held);
-                List<Future<Integer>> written = new CopyOnWriteArrayList<>();
-                CompletableFuture<Void> writer = onThreadOf(Thread.ofPlatform(), () -> {
-                    for (int i = 0; i < 3; i++) {
-                        written.add(afc.write(ByteBuffer.wrap(block), (long) i * block.length));
+                assertBeyondTheBoundIsHpios(running, file, held -> {
+                    List<Future<Integer>> reads = new ArrayList<>();
+                    for (int i = 0; i < EarlyOperations.MAX_OPERATIONS; i++) {
+                        reads.add(held.read(ByteBuffer.allocate(1), i));
                     }
-                    return null;
-                });
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (written.size() < 2 && System.nanoTime() < deadline) {
-                    Thread.sleep(1);
-                }
-                Thread.sleep(200);
-                assertEquals(2, written.size(), "two writes fill the bound");
-                assertFalse(writer.isDone(), "the third waits for room");
-                assertTrue(afc.toString().contains("the JDK's channel until"), afc.toString());
-                Future<Integer> fourth = afc.read(ByteBuffer.allocate(1), 0);   // the writes hold three places
-                assertFalse(fourth.isDone(), "held on the JDK channel's threads");
-                ByteBuffer past = ByteBuffer.allocate(1);
-                assertEquals(-1, afc.read(past, 1L << 40).get(30, TimeUnit.SECONDS), "a fifth is hpio's");
-                assertFalse(afc.toString().contains("the JDK's channel"), afc.toString());
-                gate.countDown();
-                writer.get(30, TimeUnit.SECONDS);
-                for (Future<Integer> w : written) {
-                    assertEquals(block.length, w.get(30, TimeUnit.SECONDS));
-                }
-                assertEquals(1, fourth.get(30, TimeUnit.SECONDS));
+                    return reads;
+                }, ch -> ch.read(ByteBuffer.allocate(1), 1L << 40), -1);
+                assertBeyondTheBoundIsHpios(running, file, held -> List.of(held.write(ByteBuffer.wrap(block), 0),
+                        held.write(ByteBuffer.wrap(block), block.length)),
+                        ch -> ch.write(ByteBuffer.wrap(block), 2L * block.length), block.length);
             } finally {
                 NativeFiles.warmingUpForTests(false);
-                gate.countDown();
-                held.shutdown();
             }
-            afc.close();
-            byte[] back = Files.readAllBytes(file);
-            assertEquals(3L * block.length, back.length);
-            for (int i = 0; i < 3; i++) {
-                assertArrayEquals(block, Arrays.copyOfRange(back, i * block.length, (i + 1) * block.length));
+        }
+        byte[] back = Files.readAllBytes(file);
+        assertEquals(3L * block.length, back.length);
+        for (int i = 0; i < 3; i++) {
+            assertArrayEquals(block, Arrays.copyOfRange(back, i * block.length, (i + 1) * block.length));
+        }
+    }
+
+    private interface Operations {
+        List<Future<Integer>> start(AsynchronousFileChannel channel) throws Exception;
+    }
+
+    private interface Operation {
+        Future<Integer> start(AsynchronousFileChannel channel) throws Exception;
+    }
+
+    /**
+     * On a channel opened now (during the warm-up) whose JDK channel's threads are held: {@code inBound}'s
+     * operations are the JDK channel's (not done while held), {@code beyond} is hpio's (done at once, with
+     * {@code expected}); then the threads go on and every operation completes.
+     */
+    private static void assertBeyondTheBoundIsHpios(Implementation.Running running, Path file, Operations inBound,
+                                                    Operation beyond, int expected) throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        ExecutorService held = Executors.newFixedThreadPool(2, Implementation.heldAt(gate));
+        try (AsynchronousFileChannel ch = running.opener().openAsync(file, Set.of(READ, WRITE), held)) {
+            List<Future<Integer>> jdks = inBound.start(ch);
+            assertTrue(ch.toString().contains("the JDK's channel until"), ch.toString());
+            for (Future<Integer> f : jdks) {
+                assertFalse(f.isDone(), "held on the JDK channel's threads");
             }
+            assertEquals(expected, beyond.start(ch).get(30, TimeUnit.SECONDS), "beyond the bound: hpio's");
+            assertFalse(ch.toString().contains("the JDK's channel"), ch.toString());
+            gate.countDown();
+            for (Future<Integer> f : jdks) {
+                assertTrue(f.get(30, TimeUnit.SECONDS) > 0);
+            }
+        } finally {
+            gate.countDown();
+            held.shutdown();
         }
     }
 
@@ -973,6 +987,62 @@ class HpioChannelsTest {
                 assertEquals("uring", HpioChannels.engineOf(ch));
                 assertEquals(1, third.starts());
             }
+        }
+    }
+
+    /**
+     * A start in the background that fails is not the end: the next calls that need an engine start them
+     * themselves, and report why they cannot (before, every later call went on through the JDK's channel, and
+     * nothing said why).
+     */
+    @Test
+    void aBackgroundStartThatFailsLeavesTheNextCallsToStartTheEnginesAndSayWhyTheyCannot() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 100));
+        HpioFileSystemProvider.EngineSource failing = new HpioFileSystemProvider.EngineSource() {
+            @Override
+            public IoEngine engine() throws IOException {
+                throw new IOException("no engine here (injected)");
+            }
+
+            @Override
+            public boolean ringsStarted() {
+                return false;
+            }
+
+            @Override
+            public boolean engineStarted() {
+                return false;
+            }
+        };
+        HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), failing);
+        try (FileChannel ch = provider.newFileChannel(file, Set.of(READ, WRITE));
+             AsynchronousFileChannel afc = provider.newAsynchronousFileChannel(file, Set.of(READ, WRITE), null)) {
+            ch.force(true);   // the JDK's force, while a thread of hpio's tries to start the engines
+            IOException reported = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (reported == null && System.nanoTime() < deadline) {
+                try {
+                    ch.force(true);
+                    Thread.sleep(1);
+                } catch (IOException e) {
+                    reported = e;
+                }
+            }
+            assertNotNull(reported, "a later call starts the engines itself and says why it cannot");
+            assertTrue(reported.getMessage().contains("injected"), reported.toString());
+            afc.force(true);   // the asynchronous engine's own start, in the background
+            ExecutionException write = null;
+            while (write == null && System.nanoTime() < deadline) {
+                try {
+                    afc.write(ByteBuffer.wrap(new byte[] {1}), 0).get(30, TimeUnit.SECONDS);
+                    Thread.sleep(1);
+                } catch (ExecutionException e) {
+                    write = e;
+                }
+            }
+            assertNotNull(write, "a later operation starts the engine itself and fails with why it cannot");
+            assertTrue(write.getCause().getMessage().contains("injected"), write.getCause().toString());
         }
     }
 

@@ -1,5 +1,7 @@
 package org.hpio.internal.io;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * A bound on the staging bytes held for requests in flight (heap data copied off-heap for the kernel): the
  * reason 003's OutOfMemoryError cannot happen here. {@link #acquire} waits (parking, not pinning) until the
@@ -25,11 +27,16 @@ public final class StagingBudget {
         if (bytes < 0) {
             throw new IllegalArgumentException("negative byte count: " + bytes);
         }
-        if (!gate.acquire(bytes, helpingEngine)) {
+        boolean taken;
+        try {
+            taken = gate.acquire(bytes, helpingEngine);
+        } finally {
+            wakeFirstInLine();   // taken or interrupted, it is the next one's turn, and what is left may fit it
+        }
+        if (!taken) {
             throw new EngineSaturatedException("staging budget of " + limit() + " bytes is in use (" + held()
                     + " held, " + bytes + " more asked)");
         }
-        wakeFirstInLine();   // it is the next one's turn, and what is left may fit it
     }
 
     public void release(long bytes) {
@@ -37,10 +44,15 @@ public final class StagingBudget {
         wakeFirstInLine();
     }
 
-    /** The gate unparks its first waiter; one that waits in the kernel (polling its engine) is woken there. */
+    /**
+     * Wakes the first waiter, however it waits: the gate unparks only those parked in it, so one standing by
+     * for its engine's poller is unparked here, and one waiting in the kernel (polling its engine) is woken
+     * there (a spurious wake-up of either costs a look at the gate).
+     */
     private void wakeFirstInLine() {
         Thread first = gate.firstInLine();
         if (first != null) {
+            LockSupport.unpark(first);
             engine.waitEndedOffRing(first);
         }
     }

@@ -650,9 +650,12 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         heldCount++;
     }
 
-    /** Tells every held request its result, even when a listener throws (the first throwable is rethrown). */
+    /**
+     * Tells every held request its result, even when a listener throws, an Error too (the first throwable is
+     * rethrown): a request left untold would leave its waiters parked for good.
+     */
     private void deliverHeld() {
-        RuntimeException failure = null;
+        Throwable failure = null;
         int count = heldCount;
         heldCount = 0;
         for (int k = 0; k < count; k++) {
@@ -660,14 +663,17 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             heldRequests[k] = null;   // not kept reachable until the slot is reused
             try {
                 request.complete(heldBytes[k], heldErrnos[k]);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 if (failure == null) {
                     failure = e;
                 }
             }
         }
-        if (failure != null) {
-            throw failure;
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
         }
     }
 
@@ -793,6 +799,9 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      * did not wait.
      */
     private boolean waitedInKernel(BooleanSupplier satisfied, long nanos) throws IOException {
+        // Cleared before this wait is announced: a settler's wake-up sent for an earlier wait (its NOP reaped
+        // before this one) must not stand for this wait's.
+        wakeSent.set(false);
         pollerInKernel = Thread.currentThread();
         try {
             if (satisfied.getAsBoolean()) {
@@ -804,7 +813,6 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
             return true;
         } finally {
             pollerInKernel = null;
-            wakeSent.set(false);
         }
     }
 
@@ -820,7 +828,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         Thread inKernel = pollerInKernel;
         if (inKernel == null || inKernel == Thread.currentThread() || waiter != null && waiter != inKernel
                 || !wakeSent.compareAndSet(false, true)) {
-            return;
+            return;   // a waiter that is not in the kernel is unparked by whoever settles what it waits for
         }
         submitLock.lock();
         try {
@@ -828,9 +836,11 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                 return;   // close wakes the ring's threads itself, and the ring may be gone
             }
             long sqe = ring.nextSqe();
-            if (sqe >= 0) {   // a full queue is about to be submitted, and its completions end the wait
+            if (sqe >= 0) {
                 ring.prep(sqe, UringLayout.IORING_OP_NOP, (byte) 0, -1, 0, 0, 0, 0, WAKE_TAG);
                 submitQueued();
+            } else {
+                wakeSent.set(false);   // a full queue is about to be submitted, and its completions end the wait
             }
         } finally {
             submitLock.unlock();
