@@ -65,9 +65,11 @@ final class EngineRings {
      */
     IoEngine forCurrentThread() throws IOException {
         IoEngine[] started = startedOrNull();
-        if (started == null) {
-            return null;
-        }
+        return started == null ? null : forCurrentThread(started);
+    }
+
+    /** Of {@code started}, the one the calling thread's calls go to (by its thread id). */
+    private static IoEngine forCurrentThread(IoEngine[] started) {
         if (started.length == 1) {
             return started[0];
         }
@@ -107,8 +109,7 @@ final class EngineRings {
         if (started == null) {
             return startInBackground() ? null : forCurrentThread();
         }
-        return started.length == 1 ? started[0]
-                : started[(int) Long.remainderUnsigned(Thread.currentThread().threadId(), started.length)];
+        return forCurrentThread(started);
     }
 
     /**

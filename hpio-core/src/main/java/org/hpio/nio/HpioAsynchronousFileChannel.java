@@ -110,11 +110,9 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         ChannelOptions options = ChannelOptions.of(openOptions);
         AsynchronousFileChannel jdk = jdkProvider.newAsynchronousFileChannel(path, options.forJdk(), executor, attrs);
         try {
-            if (!NativeFiles.channelCallsReady() && !options.direct() && !options.deleteOnClose()) {
-                LateDescriptor late = LateDescriptor.of(jdkProvider, path, options);   // see HpioFileChannel#open
-                if (late != null) {
-                    return new HpioAsynchronousFileChannel(engines, null, late, path, jdk, executor, options);
-                }
+            LateDescriptor late = LateDescriptor.ifNotReady(jdkProvider, path, options);
+            if (late != null) {   // the JDK's channel serves until hpio's native calls are ready
+                return new HpioAsynchronousFileChannel(engines, null, late, path, jdk, executor, options);
             }
             if (!NativeFiles.servedByEngine(jdkProvider, path)) {
                 if (!options.direct() && !options.deleteOnClose()) {

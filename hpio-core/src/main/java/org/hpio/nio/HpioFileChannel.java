@@ -109,11 +109,9 @@ final class HpioFileChannel extends FileChannel {
         }
         FileChannel jdk = jdkProvider.newFileChannel(path, options.forJdk(), attrs);
         try {
-            if (!NativeFiles.channelCallsReady() && !options.direct() && !options.deleteOnClose()) {
-                FileChannel channel = openedBeforeReady(engines, jdk, jdkProvider, path, options);
-                if (channel != null) {
-                    return channel;
-                }
+            LateDescriptor late = LateDescriptor.ifNotReady(jdkProvider, path, options);
+            if (late != null) {   // the JDK's channel serves until hpio's native calls are ready
+                return new HpioFileChannel(engines, null, late, jdk, jdkProvider, path, options);
             }
             if (!NativeFiles.servedByEngine(jdkProvider, path)) {
                 if (!options.direct() && !options.deleteOnClose()) {
@@ -128,19 +126,6 @@ final class HpioFileChannel extends FileChannel {
             jdk.close();
             throw e;
         }
-    }
-
-    /**
-     * Before the native calls are ready: the channel over the JDK's just opened, hpio's descriptor to come
-     * ({@link LateDescriptor}); null when the file is not regular or the JDK cannot give its identity (hpio's
-     * descriptor is then opened now, or the JDK's channel serves the file alone, as usual). O_DIRECT and
-     * DELETE_ON_CLOSE are opened now: the JDK's channel does not carry them (the one needs hpio's flags from the
-     * first call, the other removes the name a late open needs).
-     */
-    private static FileChannel openedBeforeReady(EngineRings engines, FileChannel jdk, FileSystemProvider jdkProvider,
-                                                 Path path, ChannelOptions options) {
-        LateDescriptor late = LateDescriptor.of(jdkProvider, path, options);
-        return late == null ? null : new HpioFileChannel(engines, null, late, jdk, jdkProvider, path, options);
     }
 
     /**

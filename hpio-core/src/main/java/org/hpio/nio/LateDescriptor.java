@@ -41,11 +41,17 @@ final class LateDescriptor {
     }
 
     /**
-     * For the regular file at {@code path}, which the JDK's channel has just opened, by the JDK's own
-     * {@code stat} (no native call of hpio's); null when it is not a regular file or the JDK cannot say: the
-     * channel is then opened as usual at once (a pipe or a device gets the JDK's channel alone).
+     * For a channel whose JDK channel has just opened the regular file at {@code path} while the native calls are
+     * not ready ({@link NativeFiles#channelCallsReady}): its identity by the JDK's own {@code stat} (no native call
+     * of hpio's). Null, and the channel is opened as usual at once, when the calls are ready, when the options
+     * carry O_DIRECT or DELETE_ON_CLOSE (the JDK's channel does not: the one needs hpio's flags from the first
+     * call, the other removes the name a late open needs), when the file is not regular (a pipe or a device gets
+     * the JDK's channel alone) or the JDK cannot say.
      */
-    static LateDescriptor of(FileSystemProvider jdkProvider, Path path, ChannelOptions options) {
+    static LateDescriptor ifNotReady(FileSystemProvider jdkProvider, Path path, ChannelOptions options) {
+        if (NativeFiles.channelCallsReady() || options.direct() || options.deleteOnClose()) {
+            return null;
+        }
         try {
             Map<String, Object> stat = jdkProvider.readAttributes(path, "unix:dev,ino,isRegularFile");
             if (!Boolean.TRUE.equals(stat.get("isRegularFile"))) {
