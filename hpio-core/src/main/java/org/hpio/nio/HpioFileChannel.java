@@ -188,24 +188,44 @@ final class HpioFileChannel extends FileChannel {
 
     /**
      * hpio's descriptor: for a channel opened before the native calls were ready, opened now if they are, or if
-     * this thread is virtual (the JDK's read or write would pin its carrier: under load the scheduler then adds
-     * carriers, up to 256) ({@link LateDescriptor}); else null while they are not, and for good when it could not
-     * be opened (the JDK's channel serves every call then).
+     * the JDK's channel may not make this call ({@code jdkMay} false, see {@link #jdkMayServe}); else null while
+     * they are not, and for good when it could not be opened (the JDK's channel serves every call then)
+     * ({@link LateDescriptor}).
      */
-    private NativeFile attached() {
-        return late == null ? file : late.get(Thread.currentThread().isVirtual());
+    private NativeFile attached(boolean jdkMay) {
+        return late == null ? file : late.get(!jdkMay);
     }
 
     /**
-     * The engine for a call that needs one: of the started engines; before the start, a platform thread's call
-     * on a channel without O_DIRECT gets null, and the JDK's channel serves it while a thread of hpio's starts
-     * them (the call does not wait for io_uring's set-up, 10-20 ms after the provider's warm-up); a virtual
-     * thread's call (the JDK's would pin its carrier) or an O_DIRECT one (the JDK's channel, opened without it,
-     * would go through the page cache) starts them and waits. Null too when they cannot be had (closed, or
-     * being started by this very thread).
+     * Whether the JDK's channel may make this thread's call while hpio's native calls or engines are not ready
+     * (a cold JVM's first 100-200 ms): always for a platform thread, which blocks in a call on either channel;
+     * for a virtual thread only when the JDK's channel makes the call on its carrier without adding one
+     * ({@code jdkAddsCarrier} false), as the JDK's own provider would. JDK 25's {@code FileChannelImpl} has the
+     * scheduler add a carrier only for O_DIRECT transfers, writes with DSYNC or SYNC, and force; its other reads
+     * and writes hold the carrier for their system call, which on a file in the page cache is microseconds.
+     * Otherwise the virtual thread waits for hpio's calls (100-150 ms at the warm-up's start) and parks in them
+     * (a virtual thread's first read at once: 120-150 ms before, AMD EPYC).
      */
-    private IoEngine engineForCall() throws IOException {
-        if (Thread.currentThread().isVirtual() || options.direct()) {
+    private static boolean jdkMayServe(boolean jdkAddsCarrier) {
+        return !jdkAddsCarrier || !Thread.currentThread().isVirtual();
+    }
+
+    /** Whether the JDK's channel adds a carrier for a virtual thread's transfer on this channel (see {@link #jdkMayServe}). */
+    private boolean jdkAddsCarrier(boolean read) {
+        return options.direct() || !read && (options.dsync() || options.sync());
+    }
+
+    /**
+     * The engine for a call that needs one: of the started engines; before the start, a call the JDK's channel
+     * may make ({@code jdkMay}, see {@link #jdkMayServe}) on a channel without O_DIRECT gets null, and the JDK's
+     * channel serves it while a thread of hpio's starts them (the call does not wait for io_uring's set-up,
+     * 10-20 ms after the provider's warm-up); any other call (a virtual thread's that the JDK's channel would
+     * add a carrier for, an O_DIRECT one: the JDK's channel, opened without it, would go through the page
+     * cache) starts them and waits. Null too when they cannot be had (closed, or being started by this very
+     * thread).
+     */
+    private IoEngine engineForCall(boolean jdkMay) throws IOException {
+        if (!jdkMay || options.direct()) {
             return engines.forCurrentThread();
         }
         return engines.forCurrentThreadOrStartInBackground();
@@ -349,7 +369,8 @@ final class HpioFileChannel extends FileChannel {
             if (!isOpen()) {
                 return 0;   // end() throws AsynchronousCloseException or ClosedByInterruptException
             }
-            NativeFile descriptor = attached();
+            boolean jdkMay = jdkMayServe(jdkAddsCarrier(read));
+            NativeFile descriptor = attached(jdkMay);
             if (descriptor == null) {   // opened before the native calls were ready, and they still are not
                 moved = jdkTransfer(buffers, read, at);
                 completed = true;
@@ -369,7 +390,7 @@ final class HpioFileChannel extends FileChannel {
                     return written;
                 }
             }
-            IoEngine engine = engineForCall();   // the engines start with the first call that needs one
+            IoEngine engine = engineForCall(jdkMay);   // the engines start with the first call that needs one
             if (engine == null || engine.isClosed()) {   // starting, or closed (the JVM's shutdown)
                 moved = jdkTransfer(buffers, read, at);
                 completed = true;
@@ -506,7 +527,7 @@ final class HpioFileChannel extends FileChannel {
     @Override
     public long size() throws IOException {
         ensureOpen();
-        NativeFile attached = attached();
+        NativeFile attached = attached(true);   // the JDK's size is an fstat: no carrier added
         return attached == null ? jdk().size() : attached.size();
     }
 
@@ -533,8 +554,9 @@ final class HpioFileChannel extends FileChannel {
     @Override
     public void force(boolean metaData) throws IOException {
         ensureOpen();
-        NativeFile attached = attached();
-        IoEngine engine = attached == null ? null : engineForCall();
+        boolean jdkMay = jdkMayServe(true);   // the JDK's force adds a carrier for a virtual thread
+        NativeFile attached = attached(jdkMay);
+        IoEngine engine = attached == null ? null : engineForCall(jdkMay);
         if (engine == null || engine.isClosed()) {
             jdk().force(metaData);
             return;

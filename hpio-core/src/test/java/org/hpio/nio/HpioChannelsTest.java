@@ -781,7 +781,9 @@ class HpioChannelsTest {
 
     /**
      * While the warm-up links the native calls, a platform thread's call and an asynchronous read or write are the
-     * JDK's channel's; a virtual thread's call (the JDK's would pin its carrier) opens hpio's descriptor at once.
+     * JDK's channel's, and so are a virtual thread's read, write and size (the JDK's channel makes them on its
+     * carrier without adding one); a virtual thread's force (for which the JDK's would add a carrier) opens hpio's
+     * descriptor at once.
      */
     @Test
     void whileAWarmUpRunsOnlyCallsThatMayUseTheJdksChannelDo() throws Exception {
@@ -803,8 +805,20 @@ class HpioChannelsTest {
                 assertArrayEquals(bytes, asyncDst.array());
                 assertTrue(ch.toString().contains("the JDK's channel until"), ch.toString());
                 assertTrue(afc.toString().contains("the JDK's channel until"), afc.toString());
-                assertEquals(10, onVirtualThread(() -> ch.read(ByteBuffer.allocate(10), 0)).get(30, TimeUnit.SECONDS));
-                assertFalse(ch.toString().contains("the JDK's channel"), "a virtual thread's call opens hpio's: " + ch);
+                ByteBuffer head = ByteBuffer.allocate(10);
+                assertEquals(10, onVirtualThread(() -> ch.read(head, 0)).get(30, TimeUnit.SECONDS));
+                assertArrayEquals(Arrays.copyOf(bytes, 10), head.array());
+                assertEquals(2, onVirtualThread(() -> ch.write(ByteBuffer.wrap(new byte[] {5, 6}), 0)).get(30, TimeUnit.SECONDS));
+                assertEquals(4096, onVirtualThread(ch::size).get(30, TimeUnit.SECONDS));
+                assertTrue(ch.toString().contains("the JDK's channel until"), "a virtual thread's read and write: " + ch);
+                onVirtualThread(() -> {
+                    ch.force(false);
+                    return null;
+                }).get(30, TimeUnit.SECONDS);
+                assertFalse(ch.toString().contains("the JDK's channel"), "a virtual thread's force opens hpio's: " + ch);
+                ByteBuffer written = ByteBuffer.allocate(2);
+                assertEquals(2, ch.read(written, 0));
+                assertArrayEquals(new byte[] {5, 6}, written.array(), "hpio's descriptor reads what the JDK's wrote");
                 assertEquals(1, afc.write(ByteBuffer.wrap(new byte[] {1}), 4096).get(30, TimeUnit.SECONDS));
                 assertTrue(afc.toString().contains("the JDK's channel until"), "written by the JDK's: " + afc);
             } finally {
@@ -970,14 +984,32 @@ class HpioChannelsTest {
                 assertEquals(bytes.length, b.read(all.clear(), 0));
                 assertEquals(1, source.starts());
             }
-            // A virtual thread's write goes to the engine (it must park, not pin its carrier in a pwrite).
+            // A virtual thread's write, once the engines are started, goes to them (it parks rather than pins its
+            // carrier in a pwrite); before, the JDK's channel makes it (holding the carrier for the pwrite, as the
+            // JDK's own provider does) while a thread of hpio's starts them: here that start is held, and the write
+            // does not wait for it.
             StartCountingSource second = new StartCountingSource(running.engine());
+            CountDownLatch startHeld = second.holdStarts();
             provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), second);
             try (FileChannel ch = provider.newFileChannel(dir.resolve("w"), Set.of(CREATE, WRITE))) {
                 assertEquals(3, onVirtualThread(() -> ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}))).get(30, TimeUnit.SECONDS));
-                assertEquals(1, second.starts());
+                assertEquals(0, second.starts(), "written by the JDK's channel while the start is held");
+                startHeld.countDown();
+                second.awaitStarted();
+                assertEquals(2, onVirtualThread(() -> ch.write(ByteBuffer.wrap(new byte[] {4, 5}))).get(30, TimeUnit.SECONDS));
+                assertTrue(ch.toString().endsWith(", uring]"), ch.toString());
             }
-            assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(dir.resolve("w")));
+            assertArrayEquals(new byte[] {1, 2, 3, 4, 5}, Files.readAllBytes(dir.resolve("w")));
+            // A virtual thread's force, for which the JDK's channel would add a carrier, starts them and waits.
+            StartCountingSource fourth = new StartCountingSource(running.engine());
+            provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), fourth);
+            try (FileChannel ch = provider.newFileChannel(dir.resolve("w"), Set.of(WRITE))) {
+                onVirtualThread(() -> {
+                    ch.force(true);
+                    return null;
+                }).get(30, TimeUnit.SECONDS);
+                assertEquals(1, fourth.starts(), "started by the force itself");
+            }
             // Asking which engine serves a channel starts them.
             StartCountingSource third = new StartCountingSource(running.engine());
             provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), third);
@@ -1261,6 +1293,7 @@ class HpioChannelsTest {
         private final IoEngine engine;
         private int starts;
         private int engineAsks;
+        private volatile CountDownLatch held;
 
         StartCountingSource(IoEngine engine) {
             this.engine = engine;
@@ -1291,12 +1324,31 @@ class HpioChannelsTest {
             assertEquals(asks, engineAsks());
         }
 
+        /** The start, held first while {@link #holdStarts}' latch is up. */
         @Override
-        public synchronized List<IoEngine> rings() {
-            if (starts == 0) {
-                starts++;
+        public List<IoEngine> rings() {
+            CountDownLatch hold = held;
+            if (hold != null) {
+                try {
+                    hold.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            synchronized (this) {
+                if (starts == 0) {
+                    starts++;
+                }
             }
             return List.of(engine);
+        }
+
+        /** Holds every start until the latch returned is counted down. */
+        CountDownLatch holdStarts() {
+            CountDownLatch hold = new CountDownLatch(1);
+            held = hold;
+            return hold;
         }
 
         @Override

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * One row of the suite: which kind ({@code afc}, {@code vthreads}, {@code heap}, {@code flood}, {@code small},
- * {@code first-read}, {@code first-write}, {@code first-async-read}, {@code first-async-write}, or the engine's own
+ * {@code first-read}, {@code first-write}, {@code first-read-vt}, {@code first-write-vt}, {@code first-async-read},
+ * {@code first-async-write}, or the engine's own
  * {@code uring}), on whose provider ({@code jdk}, {@code hpio}, {@code hpio-sqpoll}: hpio's with a kernel
  * submission thread, or {@code hpio-1ring}: hpio's with every FileChannel call on the shared engine alone), at which queue depth or
  * thread count; and, once measured, its figures as the child printed them.
@@ -30,12 +31,17 @@ record NioConfig(String kind, String provider, int parameter) {
     static final String FIRST_READ = "first-read";
     /** The same with one write of a new file. */
     static final String FIRST_WRITE = "first-write";
+    /** A cold JVM's first FileChannel on a virtual thread: open, one read of a small file, close. */
+    static final String FIRST_READ_VT = "first-read-vt";
+    /** The same with one write of a new file. */
+    static final String FIRST_WRITE_VT = "first-write-vt";
     /** A cold JVM's first AsynchronousFileChannel: open, one read of a small file (its Future), close. */
     static final String FIRST_ASYNC_READ = "first-async-read";
     /** The same with one write of a new file. */
     static final String FIRST_ASYNC_WRITE = "first-async-write";
     /** Every first-call kind, in the report's order. */
-    static final List<String> FIRST_KINDS = List.of(FIRST_READ, FIRST_WRITE, FIRST_ASYNC_READ, FIRST_ASYNC_WRITE);
+    static final List<String> FIRST_KINDS = List.of(FIRST_READ, FIRST_WRITE, FIRST_READ_VT, FIRST_WRITE_VT,
+            FIRST_ASYNC_READ, FIRST_ASYNC_WRITE);
     /** The report's part for every first-call kind. */
     static final String FIRST = "first";
     static final String URING = "uring";
@@ -63,7 +69,7 @@ record NioConfig(String kind, String provider, int parameter) {
             case FLOOD -> provider + "-flood";
             case SMALL -> provider + "-readall-" + smallSize();
             case SMALL_VT -> provider + "-readall-" + smallSize() + "-vt";
-            case FIRST_READ, FIRST_WRITE, FIRST_ASYNC_READ, FIRST_ASYNC_WRITE -> provider + "-" + kind + (parameter > 0 ? "-after-" + parameter + "ms" : "");
+            case FIRST_READ, FIRST_WRITE, FIRST_READ_VT, FIRST_WRITE_VT, FIRST_ASYNC_READ, FIRST_ASYNC_WRITE -> provider + "-" + kind + (parameter > 0 ? "-after-" + parameter + "ms" : "");
             default -> "uring-qd" + parameter;
         };
     }

@@ -136,6 +136,8 @@ final class NioReport {
                 + "io_uring's, on a thread of its own from its construction, where native access is granted), and "
                 + "io_uring's set-up only when a call needs an engine (a cached read does not; a FileChannel's "
                 + "small write from a platform thread does not; an asynchronous write does). "
+                + "first-read-vt and first-write-vt: the same "
+                + "FileChannel calls on a virtual thread (started before the timing). "
                 + "Pause: the row first sleeps that long, standing for the rest of a program's start-up; 0 is the "
                 + "call at once, the worst case. Threads: the JVM's live threads after the call."));
     }

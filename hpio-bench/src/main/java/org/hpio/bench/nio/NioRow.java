@@ -25,6 +25,8 @@ import java.util.stream.Collectors;
  * NioRow small-vt DIR BYTES SECONDS WARMUP         the same from one virtual thread
  * NioRow first-read DIR PAUSE_MS ...              the JVM's first FileChannel: open, read a small file, close
  * NioRow first-write DIR PAUSE_MS ...             the same, creating and writing a small file
+ * NioRow first-read-vt DIR PAUSE_MS ...           the same two on a virtual thread
+ * NioRow first-write-vt DIR PAUSE_MS ...
  * NioRow first-async-read DIR PAUSE_MS ...        the JVM's first AsynchronousFileChannel: open, read, close
  * NioRow first-async-write DIR PAUSE_MS ...       the same, creating and writing a small file
  * </pre>
@@ -55,6 +57,10 @@ public final class NioRow {
                         result);
                 case "first-write" -> FirstChannelCall.run(file, FirstChannelCall.Op.WRITE, Integer.parseInt(args[2]),
                         result);
+                case "first-read-vt" -> FirstChannelCall.run(file, FirstChannelCall.Op.READ_ON_VIRTUAL_THREAD,
+                        Integer.parseInt(args[2]), result);
+                case "first-write-vt" -> FirstChannelCall.run(file, FirstChannelCall.Op.WRITE_ON_VIRTUAL_THREAD,
+                        Integer.parseInt(args[2]), result);
                 case "first-async-read" -> FirstChannelCall.run(file, FirstChannelCall.Op.ASYNC_READ,
                         Integer.parseInt(args[2]), result);
                 case "first-async-write" -> FirstChannelCall.run(file, FirstChannelCall.Op.ASYNC_WRITE,

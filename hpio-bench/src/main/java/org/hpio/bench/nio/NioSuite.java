@@ -173,7 +173,8 @@ public final class NioSuite implements Suite {
      * {@code --configs}: whole names ({@code hpio-afc-qd32}, {@code uring-qd32}), kinds ({@code afc} and
      * {@code vthreads}, each with its uring row; {@code heap}, {@code flood}; {@code small}, the small files' rows
      * from both kinds of thread, {@code small-vt} the virtual thread's alone; {@code first}, the first-call rows,
-     * {@code first-read}, {@code first-write}, {@code first-async-read} and {@code first-async-write} each kind's) or providers ({@code jdk},
+     * {@code first-read}, {@code first-write}, {@code first-read-vt}, {@code first-write-vt}, {@code first-async-read} and
+     * {@code first-async-write} each kind's) or providers ({@code jdk},
      * {@code hpio}); empty: all.
      */
     static List<NioConfig> select(List<NioConfig> runs, List<String> names) {
@@ -182,7 +183,7 @@ public final class NioSuite implements Suite {
         }
         List<String> known = new ArrayList<>(List.of("afc", "vthreads", NioConfig.HEAP, "flood", NioConfig.SMALL,
                 NioConfig.SMALL_VT, NioConfig.FIRST, NioConfig.FIRST_READ, NioConfig.FIRST_WRITE,
-                NioConfig.FIRST_ASYNC_READ, NioConfig.FIRST_ASYNC_WRITE, "jdk", "hpio",
+                NioConfig.FIRST_READ_VT, NioConfig.FIRST_WRITE_VT, NioConfig.FIRST_ASYNC_READ, NioConfig.FIRST_ASYNC_WRITE, "jdk", "hpio",
                 NioConfig.HPIO_SQPOLL,
                 NioConfig.HPIO_ONE_RING));
         List<NioConfig> all = new ArrayList<>(runs);

@@ -99,7 +99,7 @@ class NioSuiteTest {
         Table first = report.tables().stream().filter(t -> t.title().startsWith("(f)")).findFirst().orElseThrow();
         int firstChannel = first.columns().indexOf("channel");
         Map<String, String> firstRows = new TreeMap<>();
-        for (String kind : List.of("read", "write", "async-read", "async-write")) {
+        for (String kind : List.of("read", "write", "read-vt", "write-vt", "async-read", "async-write")) {
             for (String pause : List.of("", "-after-250ms")) {
                 firstRows.put("jdk-first-" + kind + pause, "the JDK's");
                 firstRows.put("hpio-first-" + kind + pause, "hpio's");
@@ -143,7 +143,10 @@ class NioSuiteTest {
         assertEquals(List.of("jdk-heap64k-vt2000", "hpio-heap64k-vt2000"), names(NioSuite.select(all, List.of("heap"))));
         assertEquals(List.of("jdk-first-read", "hpio-first-read", "jdk-first-read-after-250ms",
                 "hpio-first-read-after-250ms", "jdk-first-write", "hpio-first-write", "jdk-first-write-after-250ms",
-                "hpio-first-write-after-250ms", "jdk-first-async-read", "hpio-first-async-read",
+                "hpio-first-write-after-250ms", "jdk-first-read-vt", "hpio-first-read-vt",
+                "jdk-first-read-vt-after-250ms", "hpio-first-read-vt-after-250ms", "jdk-first-write-vt",
+                "hpio-first-write-vt", "jdk-first-write-vt-after-250ms", "hpio-first-write-vt-after-250ms",
+                "jdk-first-async-read", "hpio-first-async-read",
                 "jdk-first-async-read-after-250ms", "hpio-first-async-read-after-250ms", "jdk-first-async-write",
                 "hpio-first-async-write", "jdk-first-async-write-after-250ms", "hpio-first-async-write-after-250ms"),
                 names(NioSuite.select(all, List.of("first"))));
@@ -151,6 +154,8 @@ class NioSuiteTest {
                 "hpio-first-async-read-after-250ms"), names(NioSuite.select(all, List.of("first-async-read"))));
         assertEquals(List.of("jdk-first-write", "hpio-first-write", "jdk-first-write-after-250ms",
                 "hpio-first-write-after-250ms"), names(NioSuite.select(all, List.of("first-write"))));
+        assertEquals(List.of("jdk-first-read-vt", "hpio-first-read-vt", "jdk-first-read-vt-after-250ms",
+                "hpio-first-read-vt-after-250ms"), names(NioSuite.select(all, List.of("first-read-vt"))));
         assertEquals(List.of("jdk-flood", "hpio-flood"), names(NioSuite.select(NioSuite.floodConfigs(), List.of("flood"))));
         assertThrows(IllegalArgumentException.class, () -> NioSuite.select(all, List.of("afc-qd32")));
         assertTrue(Suites.byName("nio").isPresent(), "registered with the other suites");
