@@ -14,6 +14,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -309,8 +310,17 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         return requests;
     }
 
-    /** Queues {@code job} (under submitLock), or fails it with the errno that refused the last submit. */
+    /**
+     * Queues {@code job} (under submitLock), or fails it with the errno that refused the last submit, or with
+     * ECANCELED once close began: close waits only for the jobs published before (see
+     * {@link #awaitPublishedDrained}), and the ring may be gone by now.
+     */
     private void queueOrAbandon(UringJob job) {
+        if (closing) {
+            job.writeErrno = Errno.ECANCELED;
+            abandoned.add(job);
+            return;
+        }
         if (!queue(job)) {
             job.writeErrno = refusedErrno;
             abandoned.add(job);
@@ -998,6 +1008,45 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         }
     }
 
+    /**
+     * Waits until the kernel holds none of this engine's requests (after close asked them to cancel): every job
+     * published to the ring completed. A job made live but not published yet is not waited for. Its own thread
+     * publishes it, and that thread may not run again soon: a virtual thread whose carrier others keep busy. On
+     * a single carrier, with the other readers going on through the JDK's channel once their engine closed (a
+     * blocking read there gives the carrier up to nobody), it never did, and the JVM's exit hung in the engines'
+     * shutdown hook. When it runs, it finds the engine closing and completes the job ECANCELED unpublished
+     * ({@link #queueOrAbandon}); its caller then goes on as after any request cancelled by close.
+     */
+    private void awaitPublishedDrained() {
+        boolean interrupted = false;
+        IoRequest published;
+        while ((published = anyPublished()) != null) {
+            try {
+                published.await(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;   // close must not return with buffers still the kernel's
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A request whose entry is in the ring and not yet retired, or null (looked up under submitLock). */
+    private IoRequest anyPublished() {
+        submitLock.lock();
+        try {
+            for (UringJob job : slots) {
+                if (job != null && !job.request.isDone()) {
+                    return job.request;
+                }
+            }
+            return null;
+        } finally {
+            submitLock.unlock();
+        }
+    }
+
     @Override
     public void close() throws IOException {
         submitLock.lock();
@@ -1013,7 +1062,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         for (IoRequest request : live.requests()) {
             cancel(request);
         }
-        awaitDrained();
+        awaitPublishedDrained();
         stopReaper = true;
         LockSupport.unpark(reaper);
         submitLock.lock();

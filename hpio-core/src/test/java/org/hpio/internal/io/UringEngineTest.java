@@ -8,10 +8,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -94,5 +96,40 @@ class UringEngineTest extends EngineContractTest {
     @Test
     void theEngineIsTheKernelsAndNamedSo() {
         assertEquals("uring", engine.name());
+    }
+
+    /**
+     * Close waits for the requests the kernel holds, not for a job made live whose own thread has not published it
+     * yet: that thread may not run again soon (a virtual thread on a single carrier that the other readers keep,
+     * going on through the JDK's channel once the engine closed; the JVM's exit then hung in the engines'
+     * shutdown hook, a reader harness with {@code -Djdk.virtualThreadScheduler.parallelism=1}). When the thread
+     * goes on, its job is not published to the closed ring: it completes ECANCELED.
+     */
+    @Test
+    void closeDoesNotWaitForAJobWhoseThreadHasNotPublishedItAndThatJobIsThenCancelled() throws Exception {
+        Path path = dir.resolve("unpublished");
+        Files.write(path, new byte[4096]);
+        NativeFile file = NativeFile.open(path, Syscalls.O_RDONLY);
+        UringEngine own = (UringEngine) open(EngineConfig.defaults());
+        try {
+            IoRequest held = own.submit(stuck());   // one the kernel holds: close cancels it and waits for it
+            UringEngine.UringJob job = own.admit(IoOperation.read(file, arena.allocate(4096, 4096), 0));
+            assertEquals(2, own.inFlight(), "the job is live, between its admission and its publication");
+            CompletableFuture.runAsync(() -> {
+                try {
+                    own.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).get(30, TimeUnit.SECONDS);
+            assertTrue(held.isCancelled(), "the published one was cancelled and waited for: " + held);
+            assertFalse(job.request.isDone(), "the unpublished one waits for its thread");
+            own.enqueue(job);   // its thread goes on
+            assertTrue(job.request.isCancelled(), job.request.toString());
+            assertEquals(0, own.inFlight());
+        } finally {
+            own.close();
+            file.close();
+        }
     }
 }
