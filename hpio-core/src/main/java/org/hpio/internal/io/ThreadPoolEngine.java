@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -75,10 +76,20 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
         return new PoolJob(this, request, lease);
     }
 
-    /** Hands one admitted job to the pool. */
+    /**
+     * Hands one admitted job to the pool. Its thread may get here only after close (a virtual thread whose
+     * carrier others kept busy): close cancelled the job meanwhile (still queued), and the pool, shut down,
+     * refuses it; that is no failure of the caller's, whose request is already complete, ECANCELED.
+     */
     @Override
     void enqueue(PoolJob job) {
-        pool.execute(job);
+        try {
+            pool.execute(job);
+        } catch (RejectedExecutionException e) {
+            if (job.state.compareAndSet(QUEUED, CANCELLED)) {   // close's cancel did not come first
+                finish(job, 0, Errno.ECANCELED);
+            }
+        }
     }
 
     @Override

@@ -118,4 +118,20 @@ class ThreadPoolEngineTest extends EngineContractTest {
             assertTrue(r.isCancelled());
         }
     }
+
+    /**
+     * A job made live whose thread hands it to the pool only after close (a virtual thread kept off its carrier):
+     * close cancelled it, and the hand-off to the shut-down pool is no failure of the caller's (before, the
+     * pool's RejectedExecutionException reached it).
+     */
+    @Test
+    void aJobHandedToThePoolOnlyAfterCloseStaysCancelledAndThrowsNothing() throws Exception {
+        ThreadPoolEngine own = (ThreadPoolEngine) open(EngineConfig.defaults());
+        ThreadPoolEngine.PoolJob job = own.admit(stuck());   // live, not yet handed to the pool
+        own.close();
+        assertTrue(job.request.isCancelled(), "cancelled by close: " + job.request);
+        own.enqueue(job);   // its thread goes on
+        assertTrue(job.request.isCancelled(), job.request.toString());
+        assertEquals(0, own.inFlight());
+    }
 }
