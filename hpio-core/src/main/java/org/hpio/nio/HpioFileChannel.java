@@ -42,9 +42,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>A channel opened before hpio's native calls are ready (a cold JVM's first 60-100 ms, see
  * {@link NativeFiles#channelCallsReady}) is served by the JDK's channel alone until its first call after they
- * are, or its first call from a virtual thread, which opens hpio's descriptor ({@link LateDescriptor}; if the name
- * no longer leads to the same file, the JDK's channel serves it for good). The position is this channel's
- * throughout, so nothing moves at the switch.
+ * are, or its first call the JDK's channel would make only by adding a carrier (a virtual thread's force, or its
+ * write on a DSYNC or SYNC channel: see {@link #jdkMayServe}), which opens hpio's descriptor
+ * ({@link LateDescriptor}; if the name no longer leads to the same file, the JDK's channel serves it for good).
+ * The position is this channel's throughout, so nothing moves at the switch.
  *
  * <p>Buffers: see {@link BufferTransfer}. A thread returns from a read or write only once the kernel is done
  * with its buffer, even when the channel is closed under it or the thread is interrupted (the channel then
@@ -567,8 +568,8 @@ final class HpioFileChannel extends FileChannel {
             if (!isOpen()) {
                 return;
             }
-            IoRequest request = submitAndWait(engine, IoOperation.fsync(attached, metaData));
-            if (request != null && request.isCancelled() && engine.isClosed()) {
+            IoRequest request = submitOrNullIfEngineClosed(engine, IoOperation.fsync(attached, metaData));
+            if (request == null && isOpen() && engine.isClosed()) {   // refused or cancelled: the engine closed
                 jdk().force(metaData);
                 completed = true;
             } else if (request != null) {

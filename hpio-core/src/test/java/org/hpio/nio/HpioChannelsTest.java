@@ -729,7 +729,7 @@ class HpioChannelsTest {
             assertEquals(0, source.starts(), "opening, closing, a cached read, size, a platform thread's small write");
             ch.force(false);
             source.awaitStarted();   // a force needs an engine: they start, in the background (the JDK's forced)
-            assertTrue(ch.toString().endsWith(", uring]"), ch.toString());
+            awaitServedByTheEngines(ch);
             ByteBuffer end = ByteBuffer.allocate(3);
             assertEquals(3, onVirtualThread(() -> ch.read(end, 4096)).get(30, TimeUnit.SECONDS));
             assertArrayEquals(new byte[] {7, 8, 9}, end.array());
@@ -980,7 +980,7 @@ class HpioChannelsTest {
                 assertEquals(bytes.length, a.read(all, 0));   // the JDK's, while a thread of hpio's starts them
                 assertArrayEquals(bytes, all.array());
                 source.awaitStarted();
-                assertTrue(b.toString().endsWith(", uring]"), "a channel opened before the start sees it: " + b);
+                awaitServedByTheEngines(b);   // a channel opened before the start sees it
                 assertEquals(bytes.length, b.read(all.clear(), 0));
                 assertEquals(1, source.starts());
             }
@@ -992,12 +992,15 @@ class HpioChannelsTest {
             CountDownLatch startHeld = second.holdStarts();
             provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), second);
             try (FileChannel ch = provider.newFileChannel(dir.resolve("w"), Set.of(CREATE, WRITE))) {
-                assertEquals(3, onVirtualThread(() -> ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}))).get(30, TimeUnit.SECONDS));
-                assertEquals(0, second.starts(), "written by the JDK's channel while the start is held");
-                startHeld.countDown();
+                try {
+                    assertEquals(3, onVirtualThread(() -> ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}))).get(30, TimeUnit.SECONDS));
+                    assertEquals(0, second.starts(), "written by the JDK's channel while the start is held");
+                } finally {
+                    startHeld.countDown();   // never leaves the start's thread held
+                }
                 second.awaitStarted();
+                awaitServedByTheEngines(ch);
                 assertEquals(2, onVirtualThread(() -> ch.write(ByteBuffer.wrap(new byte[] {4, 5}))).get(30, TimeUnit.SECONDS));
-                assertTrue(ch.toString().endsWith(", uring]"), ch.toString());
             }
             assertArrayEquals(new byte[] {1, 2, 3, 4, 5}, Files.readAllBytes(dir.resolve("w")));
             // A virtual thread's force, for which the JDK's channel would add a carrier, starts them and waits.
@@ -1368,6 +1371,18 @@ class HpioChannelsTest {
             }
             assertEquals(1, starts());
         }
+    }
+
+    /**
+     * Waits (up to 30 s) until {@code channel} is served by the started engines: a start in the background counts
+     * as started a moment before the rings are handed to the channels.
+     */
+    private static void awaitServedByTheEngines(FileChannel channel) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!channel.toString().endsWith(", uring]") && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertTrue(channel.toString().endsWith(", uring]"), channel.toString());
     }
 
     /** Whether a virtual thread's {@code Files.newByteChannel(path)} (a plain read-only one) is hpio's. */

@@ -317,14 +317,20 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      */
     private void queueOrAbandon(UringJob job) {
         if (closing) {
-            job.writeErrno = Errno.ECANCELED;
-            abandoned.add(job);
-            return;
+            abandon(job, Errno.ECANCELED);
+        } else if (!queue(job)) {
+            abandon(job, refusedErrno);
         }
-        if (!queue(job)) {
-            job.writeErrno = refusedErrno;
-            abandoned.add(job);
-        }
+    }
+
+    /**
+     * Fails {@code job}, never published, with {@code errno} when {@link #finishAbandoned} completes it: as its
+     * write's errno and as its fsync's, since {@link #complete} reports an fsync or a NOP by the latter.
+     */
+    private void abandon(UringJob job, int errno) {
+        job.writeErrno = errno;
+        job.fsyncErrno = errno;
+        abandoned.add(job);
     }
 
     /**
@@ -1037,7 +1043,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         submitLock.lock();
         try {
             for (UringJob job : slots) {
-                if (job != null && !job.request.isDone()) {
+                if (job != null && !job.request.completedFlag()) {   // not isDone: that reaps, under this lock
                     return job.request;
                 }
             }

@@ -114,7 +114,8 @@ class UringEngineTest extends EngineContractTest {
         try {
             IoRequest held = own.submit(stuck());   // one the kernel holds: close cancels it and waits for it
             UringEngine.UringJob job = own.admit(IoOperation.read(file, arena.allocate(4096, 4096), 0));
-            assertEquals(2, own.inFlight(), "the job is live, between its admission and its publication");
+            UringEngine.UringJob fsync = own.admit(IoOperation.fsync(file, true));
+            assertEquals(3, own.inFlight(), "the jobs are live, between their admission and their publication");
             CompletableFuture.runAsync(() -> {
                 try {
                     own.close();
@@ -123,9 +124,11 @@ class UringEngineTest extends EngineContractTest {
                 }
             }).get(30, TimeUnit.SECONDS);
             assertTrue(held.isCancelled(), "the published one was cancelled and waited for: " + held);
-            assertFalse(job.request.isDone(), "the unpublished one waits for its thread");
-            own.enqueue(job);   // its thread goes on
+            assertFalse(job.request.isDone(), "the unpublished ones wait for their threads");
+            own.enqueue(job);   // their threads go on
+            own.enqueue(fsync);
             assertTrue(job.request.isCancelled(), job.request.toString());
+            assertTrue(fsync.request.isCancelled(), "an fsync that never ran is no success: " + fsync.request);
             assertEquals(0, own.inFlight());
         } finally {
             own.close();
