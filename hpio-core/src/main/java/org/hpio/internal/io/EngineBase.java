@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * What both engines share: admission against the in-flight bound, the file lease each request holds until it
@@ -668,12 +669,17 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
 
     /** Waits until every live request completed (after close asked them to cancel). */
     final void awaitDrained() {
+        awaitDrained(live::any);
+    }
+
+    /**
+     * Waits until {@code pending} has no request left to wait for (null), awaiting each it gives; an interrupt
+     * is kept for after: close must not return with buffers still the kernel's (or a worker's).
+     */
+    final void awaitDrained(Supplier<IoRequest> pending) {
         boolean interrupted = false;
-        while (!live.isEmpty()) {
-            IoRequest any = live.any();
-            if (any == null) {
-                break;
-            }
+        IoRequest any;
+        while ((any = pending.get()) != null) {
             try {
                 any.await(100, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {

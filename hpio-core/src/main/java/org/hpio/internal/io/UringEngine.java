@@ -14,7 +14,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -1024,18 +1023,7 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
      * ({@link #queueOrAbandon}); its caller then goes on as after any request cancelled by close.
      */
     private void awaitPublishedDrained() {
-        boolean interrupted = false;
-        IoRequest published;
-        while ((published = anyPublished()) != null) {
-            try {
-                published.await(100, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                interrupted = true;   // close must not return with buffers still the kernel's
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        awaitDrained(this::anyPublished);
     }
 
     /** A request whose entry is in the ring and not yet retired, or null (looked up under submitLock). */
