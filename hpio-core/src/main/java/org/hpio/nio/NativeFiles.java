@@ -97,15 +97,16 @@ final class NativeFiles {
         @Override
         public void run() {
             try {
+                // The classes first (a few ms): a channel opened while the calls below are linked needs them.
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, LateDescriptor.class,
+                        CachedRead.class, CallingThreadWrite.class, BufferTransfer.class, NativeFile.class,
+                        NativeFile.Lease.class, HpioAsynchronousFileChannel.class, PendingOperation.class)) {
+                    lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
+                }
                 linkReadOnlyOpen();
                 if (NativeAccess.available()) {
                     Syscalls.exerciseChannelCalls();
-                }
-                MethodHandles.Lookup lookup = MethodHandles.lookup();
-                for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, CachedRead.class,
-                        CallingThreadWrite.class, BufferTransfer.class, NativeFile.class, NativeFile.Lease.class,
-                        HpioAsynchronousFileChannel.class, PendingOperation.class, LateDescriptor.class)) {
-                    lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
                 }
                 warmedUp();
                 IoEngines.prepareStart();   // last: a first channel's own calls come first
