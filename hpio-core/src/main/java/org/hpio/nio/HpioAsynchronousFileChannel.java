@@ -342,8 +342,18 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     }
 
     /** Runs each handler on a daemon thread of its own: for when no engine, so no default pool, can be had. */
-    private static final Executor NO_ENGINE_HANDLERS = task -> Thread.ofPlatform().daemon().name("hpio-handler")
-            .start(task);
+    private static final Executor NO_ENGINE_HANDLERS = new OwnThreadHandlers();
+
+    /**
+     * {@link #NO_ENGINE_HANDLERS}' executor: a class, not a lambda, since this class is initialized by a cold JVM's
+     * first asynchronous channel, where the JVM's first lambda costs 5-6 ms (AMD EPYC).
+     */
+    private static final class OwnThreadHandlers implements Executor {
+        @Override
+        public void execute(Runnable task) {
+            Thread.ofPlatform().daemon().name("hpio-handler").start(task);
+        }
+    }
 
     // ---- size, truncate, force, locks ----
 

@@ -100,8 +100,9 @@ final class NativeFiles {
                 // The classes first (a few ms): a channel opened while the calls below are linked needs them.
                 MethodHandles.Lookup lookup = MethodHandles.lookup();
                 for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, LateDescriptor.class,
+                        HpioAsynchronousFileChannel.class, HpioFileLock.class, EarlyOperations.class,
                         CachedRead.class, CallingThreadWrite.class, BufferTransfer.class, NativeFile.class,
-                        NativeFile.Lease.class, HpioAsynchronousFileChannel.class, PendingOperation.class)) {
+                        NativeFile.Lease.class, PendingOperation.class)) {
                     lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
                 }
                 linkReadOnlyOpen();
