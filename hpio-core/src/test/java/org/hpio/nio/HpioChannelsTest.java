@@ -54,6 +54,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static java.nio.file.StandardOpenOption.CREATE;
 import static java.nio.file.StandardOpenOption.DELETE_ON_CLOSE;
+import static java.nio.file.StandardOpenOption.DSYNC;
 import static java.nio.file.StandardOpenOption.READ;
 import static java.nio.file.StandardOpenOption.WRITE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -819,6 +820,12 @@ class HpioChannelsTest {
                 ByteBuffer written = ByteBuffer.allocate(2);
                 assertEquals(2, ch.read(written, 0));
                 assertArrayEquals(new byte[] {5, 6}, written.array(), "hpio's descriptor reads what the JDK's wrote");
+                try (FileChannel synced = running.opener().open(file, WRITE, DSYNC)) {
+                    assertTrue(synced.toString().contains("the JDK's channel until"), synced.toString());
+                    assertEquals(1, onVirtualThread(() -> synced.write(ByteBuffer.wrap(new byte[] {7}), 2)).get(30, TimeUnit.SECONDS));
+                    assertFalse(synced.toString().contains("the JDK's channel"),
+                            "a virtual thread's DSYNC write (the JDK's would add a carrier) opens hpio's: " + synced);
+                }
                 assertEquals(1, afc.write(ByteBuffer.wrap(new byte[] {1}), 4096).get(30, TimeUnit.SECONDS));
                 assertTrue(afc.toString().contains("the JDK's channel until"), "written by the JDK's: " + afc);
             } finally {
