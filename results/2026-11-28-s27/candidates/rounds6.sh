@@ -1,0 +1,10 @@
+#!/bin/bash
+# rounds6.sh N THREADS: the JDK's, hpio before (core-new.jar: 3c8d84c) and with the virtual-thread delivery (core-vd.jar)
+N=$1; n=$2; P=-Djava.nio.file.spi.DefaultFileSystemProvider=org.hpio.nio.HpioFileSystemProvider
+J=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+vt() { jar=$1; shift; $J --enable-native-access=ALL-UNNAMED "$@" -cp $jar:/tmp/vt Vt /tmp/s27/pat.bin $n 4 | tail -6 | awk -F= '{x+=$3; k++} END {printf "%.0f\n", x/k}'; }
+for i in $(seq $N); do
+  echo "JDK $(vt /tmp/s27/core-new.jar)"
+  echo "H $(vt /tmp/s27/core-new.jar $P)"
+  echo "Hvd $(vt /tmp/s27/core-vd.jar $P)"
+done
