@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  * (hpio's provider links its native calls on a thread of its own meanwhile): 0, the call at once, is the worst
  * case. {@code FileChannel}'s call is timed on a platform thread, and on a virtual thread (whose read through
  * hpio's channel parks rather than holds its carrier; on the JDK's, and on hpio's before its native calls are
- * ready, it holds the carrier for the system call). The bytes read are checked against the file's pattern; the bytes written are read back after the
- * timing and checked.
+ * ready, it holds the carrier for the system call). The bytes read are checked against the file's pattern; the
+ * bytes written are read back after the timing and checked.
  */
 final class FirstChannelCall {
     /** What the call does: reads a small file, or creates one and writes it; through which channel, on which thread. */

@@ -69,7 +69,8 @@ record NioConfig(String kind, String provider, int parameter) {
             case FLOOD -> provider + "-flood";
             case SMALL -> provider + "-readall-" + smallSize();
             case SMALL_VT -> provider + "-readall-" + smallSize() + "-vt";
-            case FIRST_READ, FIRST_WRITE, FIRST_READ_VT, FIRST_WRITE_VT, FIRST_ASYNC_READ, FIRST_ASYNC_WRITE -> provider + "-" + kind + (parameter > 0 ? "-after-" + parameter + "ms" : "");
+            case FIRST_READ, FIRST_WRITE, FIRST_READ_VT, FIRST_WRITE_VT, FIRST_ASYNC_READ, FIRST_ASYNC_WRITE ->
+                    provider + "-" + kind + (parameter > 0 ? "-after-" + parameter + "ms" : "");
             default -> "uring-qd" + parameter;
         };
     }

@@ -183,7 +183,8 @@ public final class NioSuite implements Suite {
         }
         List<String> known = new ArrayList<>(List.of("afc", "vthreads", NioConfig.HEAP, "flood", NioConfig.SMALL,
                 NioConfig.SMALL_VT, NioConfig.FIRST, NioConfig.FIRST_READ, NioConfig.FIRST_WRITE,
-                NioConfig.FIRST_READ_VT, NioConfig.FIRST_WRITE_VT, NioConfig.FIRST_ASYNC_READ, NioConfig.FIRST_ASYNC_WRITE, "jdk", "hpio",
+                NioConfig.FIRST_READ_VT, NioConfig.FIRST_WRITE_VT, NioConfig.FIRST_ASYNC_READ,
+                NioConfig.FIRST_ASYNC_WRITE, "jdk", "hpio",
                 NioConfig.HPIO_SQPOLL,
                 NioConfig.HPIO_ONE_RING));
         List<NioConfig> all = new ArrayList<>(runs);
