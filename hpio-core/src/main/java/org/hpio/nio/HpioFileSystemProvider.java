@@ -135,7 +135,7 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     /** Wraps {@code delegate}, the platform's default provider (what the JDK passes when it installs this one). */
     public HpioFileSystemProvider(FileSystemProvider delegate) {
         this(delegate, SHARED);
-        NativeFiles.warmUpInBackground();
+        NativeFiles.warmUpInBackground(delegate);
     }
 
     /** With channels on the engines {@code engines} gives (tests: one engine or the other). */

@@ -73,7 +73,7 @@ final class NativeFiles {
      * 1.6-1.7 (AMD EPYC, 2 cores; the JDK's own provider 1.0-1.4). {@code -D}{@value #WARM_UP_PROPERTY}{@code =false}
      * turns it off.
      */
-    static void warmUpInBackground() {
+    static void warmUpInBackground(FileSystemProvider jdkProvider) {
         if (!WARM_UP_STARTED.compareAndSet(false, true)) {
             return;
         }
@@ -83,7 +83,7 @@ final class NativeFiles {
         }
         warmingUp = true;
         try {
-            Thread warmUp = new Thread(new WarmUp(), "hpio-native-warm-up");   // no lambda: none is bootstrapped at boot
+            Thread warmUp = new Thread(new WarmUp(jdkProvider), "hpio-native-warm-up");   // no lambda: none is bootstrapped at boot
             warmUp.setDaemon(true);
             warmUp.start();
         } catch (RuntimeException | Error e) {
@@ -94,16 +94,29 @@ final class NativeFiles {
 
     /** The warm-up's work (see {@link #warmUpInBackground}). */
     private static final class WarmUp implements Runnable {
+        /** The platform's provider, whose attribute view a first channel opened during the warm-up asks. */
+        private final FileSystemProvider jdkProvider;
+
+        WarmUp(FileSystemProvider jdkProvider) {
+            this.jdkProvider = jdkProvider;
+        }
+
         @Override
         public void run() {
             try {
-                // The classes first (a few ms): a channel opened while the calls below are linked needs them.
+                // The classes first (a few ms), in the order a first FileChannel.open needs them (the provider
+                // asks IoEngines whether the engines are started): a channel opened while the calls below are
+                // linked needs them, and one opened at once waits for the class this thread is loading.
+                IoEngines.sharedRingsStarted();   // the engines' class, initialized (nothing started)
                 MethodHandles.Lookup lookup = MethodHandles.lookup();
-                for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, LateDescriptor.class,
-                        HpioAsynchronousFileChannel.class, HpioFileLock.class, EarlyOperations.class,
-                        CachedRead.class, CallingThreadWrite.class, BufferTransfer.class, NativeFile.class,
-                        NativeFile.Lease.class, PendingOperation.class)) {
+                for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, LateDescriptor.class)) {
                     lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
+                }
+                LateDescriptor.prepare(jdkProvider);
+                for (Class<?> c : List.of(HpioAsynchronousFileChannel.class, HpioFileLock.class,
+                        EarlyOperations.class, CachedRead.class, CallingThreadWrite.class, BufferTransfer.class,
+                        NativeFile.class, NativeFile.Lease.class, PendingOperation.class)) {
+                    lookup.ensureInitialized(c);
                 }
                 linkReadOnlyOpen();
                 if (NativeAccess.available()) {
