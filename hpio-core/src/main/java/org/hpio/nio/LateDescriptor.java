@@ -41,14 +41,6 @@ final class LateDescriptor {
         this.ino = ino;
     }
 
-    /**
-     * For a channel whose JDK channel has just opened the regular file at {@code path} while the native calls are
-     * not ready ({@link NativeFiles#channelCallsReady}): its identity by the JDK's own {@code stat} (no native call
-     * of hpio's). Null, and the channel is opened as usual at once, when the calls are ready, when the options
-     * carry O_DIRECT or DELETE_ON_CLOSE (the JDK's channel does not: the one needs hpio's flags from the first
-     * call, the other removes the name a late open needs), when the file is not regular (a pipe or a device gets
-     * the JDK's channel alone) or the JDK cannot say.
-     */
     /** The JDK's attributes that say which file a name leads to ({@link #ifNotReady}). */
     private static final String IDENTITY = "unix:dev,ino,isRegularFile";
 
@@ -65,6 +57,14 @@ final class LateDescriptor {
         }
     }
 
+    /**
+     * For a channel whose JDK channel has just opened the regular file at {@code path} while the native calls are
+     * not ready ({@link NativeFiles#channelCallsReady}): its identity by the JDK's own {@code stat} (no native call
+     * of hpio's). Null, and the channel is opened as usual at once, when the calls are ready, when the options
+     * carry O_DIRECT or DELETE_ON_CLOSE (the JDK's channel does not: the one needs hpio's flags from the first
+     * call, the other removes the name a late open needs), when the file is not regular (a pipe or a device gets
+     * the JDK's channel alone) or the JDK cannot say.
+     */
     static LateDescriptor ifNotReady(FileSystemProvider jdkProvider, Path path, ChannelOptions options) {
         if (NativeFiles.channelCallsReady() || options.direct() || options.deleteOnClose()) {
             return null;

@@ -71,7 +71,8 @@ final class NativeFiles {
      * work (60-80 ms of CPU) competes with the program's own start-up on a small machine: a program whose first
      * file call is the JDK's (a platform thread's {@code Files.readAllBytes}) took 2.0-4.4 ms for it instead of
      * 1.6-1.7 (AMD EPYC, 2 cores; the JDK's own provider 1.0-1.4). {@code -D}{@value #WARM_UP_PROPERTY}{@code =false}
-     * turns it off.
+     * turns it off. {@code jdkProvider}: the platform's provider, whose attribute view the thread asks once
+     * ({@link LateDescriptor#prepare}).
      */
     static void warmUpInBackground(FileSystemProvider jdkProvider) {
         if (!WARM_UP_STARTED.compareAndSet(false, true)) {
@@ -83,7 +84,8 @@ final class NativeFiles {
         }
         warmingUp = true;
         try {
-            Thread warmUp = new Thread(new WarmUp(jdkProvider), "hpio-native-warm-up");   // no lambda: none is bootstrapped at boot
+            // no lambda: none is bootstrapped at boot
+            Thread warmUp = new Thread(new WarmUp(jdkProvider), "hpio-native-warm-up");
             warmUp.setDaemon(true);
             warmUp.start();
         } catch (RuntimeException | Error e) {
