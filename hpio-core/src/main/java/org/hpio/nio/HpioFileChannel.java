@@ -569,7 +569,7 @@ final class HpioFileChannel extends FileChannel {
                 return;
             }
             IoRequest request = submitOrNullIfEngineClosed(engine, IoOperation.fsync(attached, metaData));
-            if (request == null && isOpen() && engine.isClosed()) {   // refused or cancelled: the engine closed
+            if (request == null && isOpen()) {   // refused or cancelled (the engine closed, or ECANCELED): no fsync ran
                 jdk().force(metaData);
                 completed = true;
             } else if (request != null) {

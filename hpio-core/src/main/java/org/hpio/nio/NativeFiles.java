@@ -71,8 +71,11 @@ final class NativeFiles {
      * work (60-80 ms of CPU) competes with the program's own start-up on a small machine: a program whose first
      * file call is the JDK's (a platform thread's {@code Files.readAllBytes}) took 2.0-4.4 ms for it instead of
      * 1.6-1.7 (AMD EPYC, 2 cores; the JDK's own provider 1.0-1.4). {@code -D}{@value #WARM_UP_PROPERTY}{@code =false}
-     * turns it off. {@code jdkProvider}: the platform's provider, whose attribute view the thread asks once
-     * ({@link LateDescriptor#prepare}).
+     * turns it off.
+     *
+     * @param jdkProvider the provider hpio's wraps: when it is the platform's own, the thread asks its attribute
+     *                    view once ({@link LateDescriptor#prepare}); another (a chain of default providers) is not
+     *                    called from this thread
      */
     static void warmUpInBackground(FileSystemProvider jdkProvider) {
         if (!WARM_UP_STARTED.compareAndSet(false, true)) {
@@ -114,7 +117,10 @@ final class NativeFiles {
                 for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, LateDescriptor.class)) {
                     lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
                 }
-                LateDescriptor.prepare(jdkProvider);
+                // the platform's own (in java.base): a provider of a chain is not called from this thread
+                if (jdkProvider.getClass().getModule() == Object.class.getModule()) {
+                    LateDescriptor.prepare(jdkProvider);
+                }
                 for (Class<?> c : List.of(HpioAsynchronousFileChannel.class, HpioFileLock.class,
                         EarlyOperations.class, CachedRead.class, CallingThreadWrite.class, BufferTransfer.class,
                         NativeFile.class, NativeFile.Lease.class, PendingOperation.class)) {

@@ -3,6 +3,7 @@ package org.hpio.nio;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.IoEngine;
 import org.hpio.internal.io.IoOperation;
+import org.hpio.internal.sys.Errno;
 import org.hpio.testing.NativeCalls;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static java.nio.file.StandardOpenOption.READ;
 import static java.nio.file.StandardOpenOption.WRITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -51,7 +53,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * shutdown hook closes the engines while other threads still force their files) must still force the file:
  * it does so through the JDK's channel on the same file. Seen through a JDK provider whose channels count
  * their forces. The engine's close ends such an fsync either way: refusing it at admission, or cancelling it
- * once admitted (queued behind busy workers, or in io_uring's case not yet in the ring).
+ * once admitted (here: queued behind held workers; io_uring's case, a job not yet in the ring, is
+ * {@code UringEngineTest}'s). An fsync that comes back ECANCELED from an open engine did not sync either.
  */
 class ForceAtEngineCloseTest {
     @BeforeEach
@@ -99,9 +102,34 @@ class ForceAtEngineCloseTest {
                 assertEquals(1, jdk.forces(), "the JDK's channel on the file forced it once");
                 ch.force(false);   // and so does every force after the engine is gone
                 assertEquals(2, jdk.forces());
+            } finally {
+                engineClosed.countDown();   // before the channel's and the engine's close, whatever failed
             }
-        } finally {
-            engineClosed.countDown();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Implementation.class, names = {"HPIO_THREADS", "HPIO_URING"})
+    void aForceWhoseFsyncEndsCancelledWithTheEngineOpenForcesThroughTheJdksChannel(Implementation implementation)
+            throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));
+        EngineConfig.FaultHook cancelFsync = new EngineConfig.FaultHook() {
+            @Override
+            public int errnoFor(IoOperation operation) {
+                return operation.kind() == IoOperation.Kind.FSYNC ? Errno.ECANCELED : 0;
+            }
+        };
+        try (Implementation.Running running = implementation.start(EngineConfig.defaults().withFaults(cancelFsync))) {
+            IoEngine engine = running.engine();
+            ForceCountingProvider jdk = new ForceCountingProvider(FileSystems.getDefault().provider());
+            HpioFileSystemProvider provider = new HpioFileSystemProvider(jdk, () -> engine);
+            try (FileChannel ch = provider.newFileChannel(file, Set.of(READ, WRITE))) {
+                assertTrue(HpioChannels.isHpio(ch), ch.toString());
+                ch.force(true);   // the engine's fsync came back ECANCELED: nothing was synced by it
+                assertFalse(engine.isClosed());
+                assertEquals(1, jdk.forces(), "the JDK's channel on the file forced it instead");
+            }
         }
     }
 
@@ -114,10 +142,13 @@ class ForceAtEngineCloseTest {
             ForceCountingProvider jdk = new ForceCountingProvider(FileSystems.getDefault().provider());
             HpioFileSystemProvider provider = new HpioFileSystemProvider(jdk, () -> engine);
             try (FileChannel ch = provider.newFileChannel(file, Set.of(READ, WRITE))) {
+                assertTrue(HpioChannels.isHpio(ch), ch.toString());
                 assertEquals(4, ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}), 0));
                 CompletableFuture<Void> force = onThreadOfItsOwn(() -> forceUnchecked(ch));
                 awaitInFlight(engine);
-                engine.close();   // cancels the queued fsync: its request ends ECANCELED, not done
+                // cancels the queued fsync: its request ends ECANCELED, not done (on a thread of its own, so that
+                // a close that waited for the held workers fails the test instead of hanging it)
+                onThreadOfItsOwn(() -> closeUnchecked(engine)).get(30, TimeUnit.SECONDS);
                 force.get(30, TimeUnit.SECONDS);
                 assertEquals(1, jdk.forces(), "the JDK's channel on the file forced it instead");
             }
