@@ -4,6 +4,7 @@ import org.hpio.internal.io.IoEngine;
 import org.hpio.internal.io.IoOperation;
 import org.hpio.internal.io.IoRequest;
 import org.hpio.internal.io.IoRequests;
+import org.hpio.internal.sys.Errno;
 import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
@@ -370,7 +371,11 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         return this;
     }
 
-    /** An fsync (metaData) or fdatasync request; the calling thread waits (a virtual thread parks). */
+    /**
+     * An fsync (metaData) or fdatasync request; the calling thread waits (a virtual thread parks). One the engine
+     * refused (closed meanwhile: the JVM's shutdown) or that came back cancelled while this channel is open synced
+     * nothing: the JDK's channel forces the file then.
+     */
     @Override
     public void force(boolean metaData) throws IOException {
         ensureOpen();
@@ -388,11 +393,22 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         try {
             ensureOpen();
             request = started.submit(IoOperation.fsync(descriptor, metaData));
+        } catch (IOException e) {
+            if (!started.isClosed()) {
+                throw e;
+            }
+            request = null;   // refused: the engine closed meanwhile (the JVM's shutdown)
         } finally {
             closeLock.readLock().unlock();
         }
-        IoRequests.awaitAllUninterruptibly(List.of(request));
-        request.resultOrThrow();
+        if (request != null) {
+            IoRequests.awaitAllUninterruptibly(List.of(request));
+            if (request.errno() != Errno.ECANCELED || !isOpen()) {
+                request.resultOrThrow();
+                return;
+            }
+        }
+        jdk.force(metaData);   // the engine refused or cancelled the fsync, so nothing synced the file: the JDK does
     }
 
     @Override

@@ -16,6 +16,8 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.CompletionHandler;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
@@ -39,6 +41,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -54,7 +58,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * it does so through the JDK's channel on the same file. Seen through a JDK provider whose channels count
  * their forces. The engine's close ends such an fsync either way: refusing it at admission, or cancelling it
  * once admitted (here: queued behind held workers; io_uring's case, a job not yet in the ring, is
- * {@code UringEngineTest}'s). An fsync that comes back ECANCELED from an open engine did not sync either.
+ * {@code UringEngineTest}'s). An fsync that comes back ECANCELED from an open engine did not sync either. The
+ * same for an {@code AsynchronousFileChannel}'s force.
  */
 class ForceAtEngineCloseTest {
     @BeforeEach
@@ -133,6 +138,53 @@ class ForceAtEngineCloseTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Implementation.class, names = {"HPIO_THREADS", "HPIO_URING"})
+    void anAsynchronousChannelsForceWhoseFsyncTheEngineRefusesOrCancelsForcesThroughTheJdksChannel(
+            Implementation implementation) throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 4096));
+        CountDownLatch fsyncArrived = new CountDownLatch(1);
+        CountDownLatch engineClosed = new CountDownLatch(1);
+        AtomicInteger fsyncs = new AtomicInteger();
+        EngineConfig.FaultHook cancelFirstHoldSecond = new EngineConfig.FaultHook() {
+            @Override
+            public int errnoFor(IoOperation operation) {
+                if (operation.kind() != IoOperation.Kind.FSYNC) {
+                    return 0;
+                }
+                if (fsyncs.incrementAndGet() == 1) {
+                    return Errno.ECANCELED;   // the first: cancelled with the engine open
+                }
+                fsyncArrived.countDown();   // the second: held until the engine closed, then refused
+                awaitUninterruptibly(engineClosed);
+                return 0;
+            }
+        };
+        try (Implementation.Running running = implementation.start(EngineConfig.defaults()
+                .withFaults(cancelFirstHoldSecond))) {
+            IoEngine engine = running.engine();
+            ForceCountingProvider jdk = new ForceCountingProvider(FileSystems.getDefault().provider());
+            HpioFileSystemProvider provider = new HpioFileSystemProvider(jdk, () -> engine);
+            try (AsynchronousFileChannel ch = provider.newAsynchronousFileChannel(file, Set.of(READ, WRITE),
+                    null)) {
+                assertTrue(HpioChannels.isHpio(ch), ch.toString());
+                ch.force(true);
+                assertEquals(1, jdk.forces(), "an fsync cancelled with the engine open: the JDK's channel forced");
+                CompletableFuture<Void> force = onThreadOfItsOwn(() -> forceUnchecked(ch));
+                assertTrue(fsyncArrived.await(30, TimeUnit.SECONDS), "the second fsync reached the engine");
+                CompletableFuture<Void> close = onThreadOfItsOwn(() -> closeUnchecked(engine));
+                awaitClosed(engine);
+                engineClosed.countDown();
+                force.get(30, TimeUnit.SECONDS);   // no "engine is closed": the JDK's channel forced instead
+                close.get(30, TimeUnit.SECONDS);
+                assertEquals(2, jdk.forces(), "an fsync refused by the closing engine: the JDK's channel forced");
+            } finally {
+                engineClosed.countDown();
+            }
+        }
+    }
+
     @Test
     void aForceWhoseFsyncTheClosingEngineCancelsForcesThroughTheJdksChannel() throws Exception {
         NativeCalls.assumeOn("hpio's channels");
@@ -200,6 +252,14 @@ class ForceAtEngineCloseTest {
         }
     }
 
+    private static void forceUnchecked(AsynchronousFileChannel ch) {
+        try {
+            ch.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static void forceUnchecked(FileChannel ch) {
         try {
             ch.force(true);
@@ -233,6 +293,14 @@ class ForceAtEngineCloseTest {
         public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
                 throws IOException {
             return new ForceCountingChannel(platform.newFileChannel(path, options, attrs), forces);
+        }
+
+        @Override
+        public AsynchronousFileChannel newAsynchronousFileChannel(Path path, Set<? extends OpenOption> options,
+                                                                  ExecutorService executor,
+                                                                  FileAttribute<?>... attrs) throws IOException {
+            return new ForceCountingAsynchronousChannel(platform.newAsynchronousFileChannel(path, options, executor,
+                    attrs), forces);
         }
 
         @Override
@@ -329,6 +397,82 @@ class ForceAtEngineCloseTest {
         public void setAttribute(Path path, String attribute, Object value, LinkOption... options)
                 throws IOException {
             platform.setAttribute(path, attribute, value, options);
+        }
+    }
+
+    /** A platform AsynchronousFileChannel that counts its forces. */
+    private static final class ForceCountingAsynchronousChannel extends AsynchronousFileChannel {
+        private final AsynchronousFileChannel platform;
+        private final AtomicInteger forces;
+
+        ForceCountingAsynchronousChannel(AsynchronousFileChannel platform, AtomicInteger forces) {
+            this.platform = platform;
+            this.forces = forces;
+        }
+
+        @Override
+        public void force(boolean metaData) throws IOException {
+            platform.force(metaData);
+            forces.incrementAndGet();
+        }
+
+        @Override
+        public long size() throws IOException {
+            return platform.size();
+        }
+
+        @Override
+        public AsynchronousFileChannel truncate(long size) throws IOException {
+            platform.truncate(size);
+            return this;
+        }
+
+        @Override
+        public <A> void lock(long position, long size, boolean shared, A attachment,
+                             CompletionHandler<FileLock, ? super A> handler) {
+            platform.lock(position, size, shared, attachment, handler);
+        }
+
+        @Override
+        public Future<FileLock> lock(long position, long size, boolean shared) {
+            return platform.lock(position, size, shared);
+        }
+
+        @Override
+        public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+            return platform.tryLock(position, size, shared);
+        }
+
+        @Override
+        public <A> void read(ByteBuffer dst, long position, A attachment,
+                             CompletionHandler<Integer, ? super A> handler) {
+            platform.read(dst, position, attachment, handler);
+        }
+
+        @Override
+        public Future<Integer> read(ByteBuffer dst, long position) {
+            return platform.read(dst, position);
+        }
+
+        @Override
+        public <A> void write(ByteBuffer src, long position, A attachment,
+                              CompletionHandler<Integer, ? super A> handler) {
+            platform.write(src, position, attachment, handler);
+        }
+
+        @Override
+        public Future<Integer> write(ByteBuffer src, long position) {
+            return platform.write(src, position);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return platform.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+            platform.close();
         }
     }
 

@@ -21,6 +21,7 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.Channel;
 import java.nio.channels.Channels;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
@@ -1140,7 +1141,7 @@ class HpioChannelsTest {
             ByteBuffer end = ByteBuffer.allocate(10);
             assertEquals(6, ch.read(end, 4090).get(30, TimeUnit.SECONDS), "runs into the end: the JDK's channel's");
             source.awaitEngineAsks(1);   // a read the page cache cannot serve whole starts the engine, in the background
-            assertTrue(given.toString().endsWith(", uring]"), "a channel opened before the start sees it: " + given);
+            awaitServedByTheEngines(given);   // a channel opened before the start sees it (once it is handed over)
             assertEquals(3, ch.write(ByteBuffer.wrap(new byte[] {7, 8, 9}), 4096).get(30, TimeUnit.SECONDS));
             ch.force(false);
             assertEquals(1, source.engineAsks(), "started once");
@@ -1179,7 +1180,7 @@ class HpioChannelsTest {
                         }
                     }
                     source.awaitEngineAsks(1);   // started by a thread of hpio's while the JDK's channel served it
-                    assertTrue(ch.toString().endsWith(", uring]"), ch.toString());
+                    awaitServedByTheEngines(ch);   // asked for is not yet handed over: that thread may still be at it
                 }
             }
         }
@@ -1384,7 +1385,7 @@ class HpioChannelsTest {
      * Waits (up to 30 s) until {@code channel} is served by the started engines: a start in the background counts
      * as started a moment before the rings are handed to the channels.
      */
-    private static void awaitServedByTheEngines(FileChannel channel) throws InterruptedException {
+    private static void awaitServedByTheEngines(Channel channel) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!channel.toString().endsWith(", uring]") && System.nanoTime() < deadline) {
             Thread.sleep(1);
