@@ -84,7 +84,7 @@ class ForceAtEngineCloseTest {
             public int errnoFor(IoOperation operation) {
                 if (operation.kind() == IoOperation.Kind.FSYNC) {
                     fsyncArrived.countDown();
-                    awaitUninterruptibly(engineClosed);
+                    Implementation.awaitUninterruptibly(engineClosed);
                 }
                 return 0;
             }
@@ -157,7 +157,7 @@ class ForceAtEngineCloseTest {
                     return Errno.ECANCELED;   // the first: cancelled with the engine open
                 }
                 fsyncArrived.countDown();   // the second: held until the engine closed, then refused
-                awaitUninterruptibly(engineClosed);
+                Implementation.awaitUninterruptibly(engineClosed);
                 return 0;
             }
         };
@@ -235,21 +235,6 @@ class ForceAtEngineCloseTest {
             Thread.sleep(1);
         }
         assertTrue(engine.isClosed(), "the engine began to close");
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static void forceUnchecked(AsynchronousFileChannel ch) {

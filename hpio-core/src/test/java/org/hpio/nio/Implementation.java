@@ -130,7 +130,8 @@ enum Implementation {
         }
     }
 
-    private static void awaitUninterruptibly(CountDownLatch gate) {
+    /** Waits for {@code gate}, whatever interrupts come meanwhile (a held thread waits for the gate only). */
+    static void awaitUninterruptibly(CountDownLatch gate) {
         while (true) {
             try {
                 gate.await();
