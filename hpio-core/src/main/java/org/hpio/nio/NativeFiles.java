@@ -14,6 +14,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** hpio's own descriptor beside the JDK's channel on the same file. */
@@ -121,9 +122,11 @@ final class NativeFiles {
                 if (jdkProvider.getClass().getModule() == Object.class.getModule()) {
                     LateDescriptor.prepare(jdkProvider);
                 }
+                // An asynchronous channel's first operation makes a CompletableFuture, whose initialization
+                // initializes the ForkJoinPool's class (1-2 ms of a cold JVM, see DESIGN "First calls").
                 for (Class<?> c : List.of(HpioAsynchronousFileChannel.class, HpioFileLock.class,
-                        EarlyOperations.class, CachedRead.class, CallingThreadWrite.class, BufferTransfer.class,
-                        NativeFile.class, NativeFile.Lease.class, PendingOperation.class)) {
+                        EarlyOperations.class, CompletableFuture.class, CachedRead.class, CallingThreadWrite.class,
+                        BufferTransfer.class, NativeFile.class, NativeFile.Lease.class, PendingOperation.class)) {
                     lookup.ensureInitialized(c);
                 }
                 linkReadOnlyOpen();
