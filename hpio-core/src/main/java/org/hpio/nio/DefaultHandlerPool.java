@@ -135,6 +135,9 @@ final class DefaultHandlerPool implements Executor {
             super(null, null, "hpio-nio-handler-" + NUMBER.incrementAndGet(), 0, false);
             this.pool = pool;
             setDaemon(true);
+            // Not the class loader of whichever thread needed a worker (it would stay reachable from a shared
+            // thread): the system's, as the JDK's default pool threads have.
+            setContextClassLoader(ClassLoader.getSystemClassLoader());
         }
 
         @Override
@@ -175,13 +178,26 @@ final class DefaultHandlerPool implements Executor {
             Watchdog.watch(pool);
             try {
                 task.run();
-            } catch (RuntimeException | Error e) {   // a handler's own failure; the JDK's pool threads carry on too
-                System.getLogger(DefaultHandlerPool.class.getName()).log(System.Logger.Level.WARNING,
-                        "a completion handler threw: " + e, e);
+            } catch (RuntimeException | Error e) {
+                reportUncaught(e);
             } finally {
+                Thread.interrupted();   // a handler's interrupt is not the next one's (the JDK's Invoker clears it)
                 pool.finished.increment();
                 pool.running.decrementAndGet();
                 taskStarted = 0;
+            }
+        }
+
+        /**
+         * A handler's own failure goes where the JDK's pool threads send it, this thread's uncaught-exception
+         * handler (by default the default handler, or a stack trace on standard error), and the thread carries
+         * on with the next task.
+         */
+        private void reportUncaught(Throwable e) {
+            try {
+                getUncaughtExceptionHandler().uncaughtException(this, e);
+            } catch (RuntimeException | Error ignored) {
+                // as the JVM ignores an exception thrown by an uncaught-exception handler
             }
         }
     }

@@ -8,6 +8,7 @@ import org.hpio.internal.sys.Errno;
 import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.ClosedChannelException;
@@ -15,6 +16,7 @@ import java.nio.channels.CompletionHandler;
 import java.nio.channels.FileLock;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.ShutdownChannelGroupException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
@@ -23,11 +25,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -172,6 +176,10 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         if (!open || !buffer.hasRemaining()) {
             return settledAtOnce(0, open ? null : new ClosedChannelException(), attachment, handler);
         }
+        if (executor != null && executor.isShutdown()) {
+            // The JDK's channel hands the operation to the executor now, which refuses it.
+            throw new RejectedExecutionException("the channel's executor is shut down: " + executor);
+        }
         NativeFile descriptor = attached(false);
         if (descriptor == null) {   // opened before the native calls were ready, and they still are not
             if (!late.jdkForGood() && EarlyOperations.tryEnter(read, buffer.remaining())) {
@@ -251,6 +259,9 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         if (handler == null) {
             return PendingOperation.done(bytes, failure);
         }
+        if (executor != null && executor.isShutdown()) {
+            throw new ShutdownChannelGroupException();   // as the JDK's channel, whose executor refuses the handler
+        }
         PendingOperation.dispatch(handlerExecutor(), handler, attachment, bytes, failure);
         return null;
     }
@@ -258,7 +269,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     private <A> Future<Integer> jdkTransfer(ByteBuffer buffer, long position, boolean read, A attachment,
                                             CompletionHandler<Integer, ? super A> handler) {
         if (handler == null) {
-            return read ? jdk.read(buffer, position) : jdk.write(buffer, position);
+            return new ClosingFuture<>(read ? jdk.read(buffer, position) : jdk.write(buffer, position));
         }
         if (read) {
             jdk.read(buffer, position, attachment, handler);
@@ -268,11 +279,49 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         return null;
     }
 
+    /** A future of the JDK's channel, whose forceful cancel closes this channel (the JDK's closes its own). */
+    private final class ClosingFuture<V> implements Future<V> {
+        private final Future<V> jdkFuture;
+
+        ClosingFuture(Future<V> jdkFuture) {
+            this.jdkFuture = jdkFuture;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = jdkFuture.cancel(false);
+            if (cancelled && mayInterruptIfRunning) {
+                closeQuietly();
+            }
+            return cancelled;
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return jdkFuture.isCancelled();
+        }
+
+        @Override
+        public boolean isDone() {
+            return jdkFuture.isDone();
+        }
+
+        @Override
+        public V get() throws InterruptedException, ExecutionException {
+            return jdkFuture.get();
+        }
+
+        @Override
+        public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+            return jdkFuture.get(timeout, unit);
+        }
+    }
+
     private <A> PendingOperation<A> submit(IoEngine engine, NativeFile file, ByteBuffer buffer, long position,
                                            boolean read, A attachment, CompletionHandler<Integer, ? super A> handler) {
         BufferTransfer transfer;
         try {
-            transfer = BufferTransfer.prepare(engine, new ByteBuffer[] {buffer}, read, true);
+            transfer = uninterruptibly(() -> BufferTransfer.prepare(engine, new ByteBuffer[] {buffer}, read, true));
         } catch (IOException | RuntimeException e) {
             PendingOperation<A> failed = new PendingOperation<>(this, null, read, attachment, handler);
             failed.failBeforeSubmission(e);
@@ -287,7 +336,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             } else {
                 IoOperation operation = transfer.operation(file, position);
                 // A buffered read all in the page cache is done at once, without waiting for the device.
-                op.submitted(read && !options.direct() ? engine.readNowOrSubmit(operation) : engine.submit(operation));
+                op.submitted(uninterruptibly(() -> read && !options.direct() ? engine.readNowOrSubmit(operation)
+                        : engine.submit(operation)));
                 inFlight.add(op);
             }
         } catch (IOException | RuntimeException e) {
@@ -306,6 +356,37 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             op.listen();
         }
         return op;
+    }
+
+    /** A call that may wait at the engine's bounds. */
+    private interface BoundedWait<T> {
+        T call() throws IOException;
+    }
+
+    /**
+     * {@code wait}, which fails with InterruptedIOException (keeping the interrupt status) when the calling
+     * thread is interrupted at the engine's bounds, made as the JDK's channel behaves, whose operations never
+     * look at the caller's interrupt status: an interrupt before or meanwhile does not fail it, and the status
+     * is set again when it returns.
+     */
+    private static <T> T uninterruptibly(BoundedWait<T> wait) throws IOException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return wait.call();
+                } catch (InterruptedIOException e) {
+                    if (!Thread.interrupted()) {
+                        throw e;   // not an interrupt of this thread's
+                    }
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
@@ -339,20 +420,25 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         } catch (IOException | RuntimeException e) {
             started = null;
         }
-        return started != null ? DefaultHandlerPool.of(started) : NO_ENGINE_HANDLERS;
+        return started != null ? DefaultHandlerPool.of(started) : OWN_THREAD_HANDLERS;
     }
 
-    /** Runs each handler on a daemon thread of its own: for when no engine, so no default pool, can be had. */
-    private static final Executor NO_ENGINE_HANDLERS = new OwnThreadHandlers();
+    /**
+     * Runs each handler on a daemon thread of its own: for when no engine, so no default pool, can be had, and
+     * for a handler the channel's executor refused ({@link PendingOperation#dispatch}).
+     */
+    static final Executor OWN_THREAD_HANDLERS = new OwnThreadHandlers();
 
     /**
-     * {@link #NO_ENGINE_HANDLERS}' executor: a class, not a lambda, since this class is initialized by a cold JVM's
+     * {@link #OWN_THREAD_HANDLERS}' executor: a class, not a lambda, since this class is initialized by a cold JVM's
      * first asynchronous channel, where the JVM's first lambda costs 5-6 ms (AMD EPYC).
      */
     private static final class OwnThreadHandlers implements Executor {
         @Override
         public void execute(Runnable task) {
-            Thread.ofPlatform().daemon().name("hpio-handler").start(task);
+            Thread thread = Thread.ofPlatform().daemon().name("hpio-handler").unstarted(task);
+            thread.setContextClassLoader(ClassLoader.getSystemClassLoader());   // as DefaultHandlerPool's threads
+            thread.start();
         }
     }
 
@@ -366,6 +452,12 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
 
     @Override
     public AsynchronousFileChannel truncate(long size) throws IOException {
+        if (size < 0) {   // the JDK's order: the arguments, the mode, then whether the channel is open
+            throw new IllegalArgumentException("Negative size");
+        }
+        if (!options.writable()) {
+            throw new NonWritableChannelException();
+        }
         ensureOpen();
         jdk.truncate(size);
         return this;
@@ -392,7 +484,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         closeLock.readLock().lock();
         try {
             ensureOpen();
-            request = started.submit(IoOperation.fsync(descriptor, metaData));
+            IoEngine engine = started;
+            request = uninterruptibly(() -> engine.submit(IoOperation.fsync(descriptor, metaData)));
         } catch (IOException e) {
             if (!started.isClosed()) {
                 throw e;
@@ -415,6 +508,10 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     public <A> void lock(long position, long size, boolean shared, A attachment,
                          CompletionHandler<FileLock, ? super A> handler) {
         Objects.requireNonNull(handler, "'handler' is null");
+        if (!lockable(shared)) {   // closed, the JDK's channel not yet (see lockable)
+            PendingOperation.dispatch(handlerExecutor(), handler, attachment, null, new ClosedChannelException());
+            return;
+        }
         jdk.lock(position, size, shared, attachment, new CompletionHandler<FileLock, A>() {
             @Override
             public void completed(FileLock lock, A a) {
@@ -430,19 +527,44 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
 
     @Override
     public Future<FileLock> lock(long position, long size, boolean shared) {
+        if (!lockable(shared)) {
+            return CompletableFuture.failedFuture(new ClosedChannelException());
+        }
         Future<FileLock> jdkLock = jdk.lock(position, size, shared);
         return new LockFuture(jdkLock);
     }
 
     @Override
     public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+        if (!lockable(shared)) {
+            throw new ClosedChannelException();
+        }
         FileLock lock = jdk.tryLock(position, size, shared);
         return lock == null ? null : new HpioFileLock(this, lock);
     }
 
-    /** The JDK's lock future, its lock reported as this channel's. */
+    /**
+     * The JDK's checks of a lock's mode, then whether this channel is open: false when it is closed. Its close
+     * closes the JDK's channel only after the operations in flight are done; meanwhile that channel would
+     * still lock.
+     */
+    private boolean lockable(boolean shared) {
+        if (shared && !options.readable()) {
+            throw new NonReadableChannelException();
+        }
+        if (!shared && !options.writable()) {
+            throw new NonWritableChannelException();
+        }
+        return open;
+    }
+
+    /**
+     * The JDK's lock future, its lock reported as this channel's (the same {@link HpioFileLock} every time, as
+     * the JDK's future gives the same lock); a forceful cancel closes this channel, as the JDK's closes its own.
+     */
     private final class LockFuture implements Future<FileLock> {
         private final Future<FileLock> jdkLock;
+        private FileLock lock;   // guarded by this
 
         LockFuture(Future<FileLock> jdkLock) {
             this.jdkLock = jdkLock;
@@ -450,7 +572,11 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
 
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
-            return jdkLock.cancel(mayInterruptIfRunning);
+            boolean cancelled = jdkLock.cancel(false);
+            if (cancelled && mayInterruptIfRunning) {
+                closeQuietly();   // which closes the JDK's channel too, releasing a lock it took meanwhile
+            }
+            return cancelled;
         }
 
         @Override
@@ -465,12 +591,19 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
 
         @Override
         public FileLock get() throws InterruptedException, ExecutionException {
-            return new HpioFileLock(HpioAsynchronousFileChannel.this, jdkLock.get());
+            return reported(jdkLock.get());
         }
 
         @Override
         public FileLock get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-            return new HpioFileLock(HpioAsynchronousFileChannel.this, jdkLock.get(timeout, unit));
+            return reported(jdkLock.get(timeout, unit));
+        }
+
+        private synchronized FileLock reported(FileLock jdkOne) {
+            if (lock == null) {
+                lock = new HpioFileLock(HpioAsynchronousFileChannel.this, jdkOne);
+            }
+            return lock;
         }
     }
 

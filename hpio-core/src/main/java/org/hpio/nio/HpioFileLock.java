@@ -2,6 +2,7 @@ package org.hpio.nio;
 
 import java.io.IOException;
 import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 
@@ -22,13 +23,17 @@ final class HpioFileLock extends FileLock {
         this.jdkLock = jdkLock;
     }
 
+    /** Invalid once hpio's channel is closed (whose close closes the JDK's channel last), as the JDK's locks. */
     @Override
     public boolean isValid() {
-        return jdkLock.isValid();
+        return jdkLock.isValid() && acquiredBy().isOpen();
     }
 
     @Override
     public void release() throws IOException {
+        if (!acquiredBy().isOpen()) {
+            throw new ClosedChannelException();
+        }
         jdkLock.release();
     }
 }

@@ -126,20 +126,25 @@ final class PendingOperation<A> implements Future<Integer> {
         dispatch(channel.handlerExecutor(), handler, attachment, bytes, failure);
     }
 
-    /** Runs {@code handler} on {@code executor}, never on the calling thread. */
+    /**
+     * Runs {@code handler} on {@code executor}, never on the calling thread. When the executor refuses it (shut
+     * down after the operation began, or saturated), the handler runs on a thread of its own: the JDK's channel
+     * hands the executor the whole operation when it begins, so a handler whose operation the executor took
+     * before its shutdown still runs; none is dropped.
+     */
     static <V, A> void dispatch(Executor executor, CompletionHandler<V, ? super A> handler, A attachment, V value,
                                 Throwable failure) {
+        Runnable task = () -> {
+            if (failure != null) {
+                handler.failed(failure, attachment);
+            } else {
+                handler.completed(value, attachment);
+            }
+        };
         try {
-            executor.execute(() -> {
-                if (failure != null) {
-                    handler.failed(failure, attachment);
-                } else {
-                    handler.completed(value, attachment);
-                }
-            });
+            executor.execute(task);
         } catch (RejectedExecutionException e) {
-            System.getLogger(PendingOperation.class.getName()).log(System.Logger.Level.WARNING,
-                    "completion handler dropped: the channel's executor refused it: " + e);
+            HpioAsynchronousFileChannel.OWN_THREAD_HANDLERS.execute(task);
         }
     }
 
@@ -174,23 +179,43 @@ final class PendingOperation<A> implements Future<Integer> {
         return result.isDone();
     }
 
+    /**
+     * Waits for the request itself (retiring its completion, see the class comment), at most
+     * {@link #CANCEL_CHECK_NANOS} at a time: a {@link #cancel} completes this future at once while the request
+     * may go on (a read the device already has), and every thread waiting here then throws
+     * CancellationException, as the Javadoc of AsynchronousChannel says, within that time.
+     */
     @Override
     public Integer get() throws InterruptedException, ExecutionException {
         IoRequest r = request;
-        if (!result.isDone() && r != null) {
-            r.await();
+        if (r != null) {
+            while (!result.isDone() && !r.await(CANCEL_CHECK_NANOS, TimeUnit.NANOSECONDS)) {
+                // the request goes on: look whether this future was cancelled meanwhile
+            }
         }
         return result.get();
     }
 
     @Override
     public Integer get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
         IoRequest r = request;
-        if (!result.isDone() && r != null && !r.await(timeout, unit)) {
-            throw new TimeoutException();
+        if (r != null) {
+            while (!result.isDone()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new TimeoutException();
+                }
+                if (r.await(Math.min(left, CANCEL_CHECK_NANOS), TimeUnit.NANOSECONDS)) {
+                    break;   // done: settled now, or by the thread retiring it a moment later
+                }
+            }
         }
-        return result.get(timeout, unit);
+        return result.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
+
+    /** How long a thread in {@link #get} waits for the request before it looks again for a cancel. */
+    static final long CANCEL_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     /** A future already done (nothing to transfer, or the channel was closed). */
     static Future<Integer> done(Integer bytes, Throwable failure) {

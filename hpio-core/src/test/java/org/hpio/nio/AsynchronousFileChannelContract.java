@@ -15,6 +15,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.channels.ShutdownChannelGroupException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
@@ -25,10 +26,13 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -42,6 +46,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -435,5 +440,209 @@ abstract class AsynchronousFileChannelContract {
             assertFalse(shared.isValid());
             assertFalse(tried.isValid());
         }
+    }
+
+    @Test
+    void aLockFutureGivesTheSameLockEveryTimeAndLocksOfAClosedChannelAreInvalid() throws Exception {
+        AsynchronousFileChannel ch = open(file, READ, WRITE);
+        Future<FileLock> future = ch.lock(0, 10, false);
+        FileLock lock = future.get(30, TimeUnit.SECONDS);
+        assertSame(lock, future.get());
+        assertSame(lock, future.get(1, TimeUnit.SECONDS));
+        ch.close();
+        assertFalse(lock.isValid());
+        assertThrows(ClosedChannelException.class, lock::release);
+    }
+
+    @Test
+    void lockingAClosedChannelChecksTheModeFirstThenFails() throws Exception {
+        AsynchronousFileChannel readOnly = open(file, READ);
+        readOnly.close();
+        assertThrows(NonWritableChannelException.class, () -> readOnly.tryLock(0, 1, false));
+        assertThrows(NonWritableChannelException.class, () -> readOnly.lock(0, 1, false));
+        assertThrows(ClosedChannelException.class, () -> readOnly.tryLock(0, 1, true));
+        assertInstanceOf(ClosedChannelException.class, causeOf(readOnly.lock(0, 1, true)));
+        CompletableFuture<Throwable> failed = new CompletableFuture<>();
+        readOnly.lock(0, 1, true, null, new CompletionHandler<FileLock, Object>() {
+            @Override
+            public void completed(FileLock result, Object attachment) {
+                failed.complete(null);
+            }
+
+            @Override
+            public void failed(Throwable exc, Object attachment) {
+                failed.complete(exc);
+            }
+        });
+        assertInstanceOf(ClosedChannelException.class, failed.get(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aForcefulCancelOfAPendingLockClosesTheChannel() throws Exception {
+        CountDownLatch busy = new CountDownLatch(1);
+        ExecutorService one = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().unstarted(r));
+        try {
+            one.execute(() -> Implementation.awaitUninterruptibly(busy));   // the lock waits for the executor
+            AsynchronousFileChannel ch = running.opener().openAsync(file, Set.of(READ, WRITE), one);
+            Future<FileLock> lock = ch.lock(0, 10, false);
+            assertTrue(lock.cancel(true));
+            assertTrue(lock.isCancelled());
+            assertFalse(ch.isOpen(), "cancel(true) of a lock closes the channel");
+            assertThrows(ClosedChannelException.class, ch::size);
+        } finally {
+            busy.countDown();
+            one.shutdownNow();
+        }
+    }
+
+    @Test
+    void truncateChecksItsArgumentThenTheModeThenWhetherTheChannelIsOpen() throws Exception {
+        AsynchronousFileChannel readOnly = open(file, READ);
+        readOnly.close();
+        assertThrows(IllegalArgumentException.class, () -> readOnly.truncate(-1));
+        assertThrows(NonWritableChannelException.class, () -> readOnly.truncate(0));
+        AsynchronousFileChannel writable = open(file, WRITE);
+        writable.close();
+        assertThrows(IllegalArgumentException.class, () -> writable.truncate(-1));
+        assertThrows(ClosedChannelException.class, () -> writable.truncate(0));
+    }
+
+    @Test
+    void aCallerInterruptedWhileItWaitsAtTheBoundsStillGetsItsOperationDone() throws Exception {
+        try (Implementation.Running held = implementation().startHeld(EngineConfig.defaults().withMaxInFlight(1))) {
+            AsynchronousFileChannel ch = open(held, file, READ, WRITE);
+            Future<Integer> first = ch.write(ByteBuffer.wrap(new byte[10]), 0);   // the one place, held
+            FutureTask<Future<Integer>> second = new FutureTask<>(() -> {
+                Thread.currentThread().interrupt();
+                Future<Integer> f = ch.write(ByteBuffer.wrap(new byte[] {7, 7, 7}), 100);   // hpio: waits for a place
+                assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept");
+                return f;
+            });
+            Thread.ofPlatform().daemon().start(second);
+            Thread.sleep(200);   // for it to reach the bound
+            held.release().run();
+            assertEquals(10, first.get(30, TimeUnit.SECONDS));
+            assertEquals(3, second.get(30, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS));
+            ch.close();
+            assertEquals(7, Files.readAllBytes(file)[101]);
+        }
+    }
+
+    // ---- the executor ----
+
+    @Test
+    void aShutDownExecutorRefusesNewOperations() throws Exception {
+        ExecutorService gone = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().unstarted(r));
+        AsynchronousFileChannel ch = running.opener().openAsync(file, Set.of(READ, WRITE), gone);
+        try {
+            gone.shutdown();
+            assertThrows(RejectedExecutionException.class, () -> ch.read(ByteBuffer.allocate(10), 0));
+            assertThrows(RejectedExecutionException.class, () -> ch.write(ByteBuffer.allocate(10), 0));
+            assertThrows(RejectedExecutionException.class,
+                    () -> ch.read(ByteBuffer.allocate(10), 0, null, new Recorder<>()));
+            // Nothing to transfer: a future is done at once; a handler has nowhere to run.
+            assertEquals(0, ch.read(ByteBuffer.allocate(0), 0).get());
+            assertThrows(ShutdownChannelGroupException.class,
+                    () -> ch.read(ByteBuffer.allocate(0), 0, null, new Recorder<>()));
+        } finally {
+            ch.close();
+        }
+        assertThrows(ShutdownChannelGroupException.class,
+                () -> ch.write(ByteBuffer.allocate(10), 0, null, new Recorder<>()));
+    }
+
+    @Test
+    void theHandlerOfAnOperationBegunBeforeTheExecutorsShutdownStillRuns() throws Exception {
+        try (Implementation.Running held = implementation().startHeld(EngineConfig.defaults())) {
+            ExecutorService later = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().unstarted(r));
+            AsynchronousFileChannel ch = held.opener().openAsync(file, Set.of(READ, WRITE), later);
+            Recorder<String> write = new Recorder<>();
+            ch.write(ByteBuffer.wrap(new byte[10]), 0, "w", write);
+            later.shutdown();
+            held.release().run();
+            assertNull(write.failure());
+            assertEquals(10, write.result.get());
+            assertEquals("w", write.attachment);
+            ch.close();
+        }
+    }
+
+    // ---- the default pool (no executor given) ----
+
+    @Test
+    void withoutAnExecutorAHandlersInterruptDoesNotOutliveIt() throws Exception {
+        try (AsynchronousFileChannel ch = running.opener().openAsync(file, Set.of(READ), null)) {
+            CompletableFuture<Thread> ran = new CompletableFuture<>();
+            ch.read(ByteBuffer.allocate(10), 0, null, new CompletionHandler<Integer, Object>() {
+                @Override
+                public void completed(Integer result, Object attachment) {
+                    Thread.currentThread().interrupt();
+                    ran.complete(Thread.currentThread());
+                }
+
+                @Override
+                public void failed(Throwable exc, Object attachment) {
+                    ran.completeExceptionally(exc);
+                }
+            });
+            Thread thread = ran.get(30, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (thread.isInterrupted() && thread.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertFalse(thread.isInterrupted() && thread.isAlive(), "the pool thread is still interrupted");
+        }
+    }
+
+    @Test
+    void withoutAnExecutorAHandlersExceptionReachesTheUncaughtExceptionHandler() throws Exception {
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        CompletableFuture<Throwable> seen = new CompletableFuture<>();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> seen.complete(e));
+        try (AsynchronousFileChannel ch = running.opener().openAsync(file, Set.of(READ), null)) {
+            ch.read(ByteBuffer.allocate(10), 0, null, new CompletionHandler<Integer, Object>() {
+                @Override
+                public void completed(Integer result, Object attachment) {
+                    throw new IllegalStateException("from the handler");
+                }
+
+                @Override
+                public void failed(Throwable exc, Object attachment) {
+                    seen.complete(exc);
+                }
+            });
+            Throwable e = seen.get(30, TimeUnit.SECONDS);
+            assertInstanceOf(IllegalStateException.class, e);
+            assertEquals("from the handler", e.getMessage());
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+    }
+
+    @Test
+    void withoutAnExecutorHandlersRunWithTheSystemClassLoader() throws Exception {
+        ClassLoader own = new ClassLoader(getClass().getClassLoader()) { };
+        CompletableFuture<ClassLoader> seen = new CompletableFuture<>();
+        FutureTask<Void> work = new FutureTask<>(() -> {
+            Thread.currentThread().setContextClassLoader(own);
+            try (AsynchronousFileChannel ch = running.opener().openAsync(file, Set.of(READ), null)) {
+                ch.read(ByteBuffer.allocate(10), 0, null, new CompletionHandler<Integer, Object>() {
+                    @Override
+                    public void completed(Integer result, Object attachment) {
+                        seen.complete(Thread.currentThread().getContextClassLoader());
+                    }
+
+                    @Override
+                    public void failed(Throwable exc, Object attachment) {
+                        seen.completeExceptionally(exc);
+                    }
+                });
+                assertNotSame(own, seen.get(30, TimeUnit.SECONDS));
+            }
+            return null;
+        });
+        Thread.ofPlatform().start(work);
+        work.get(60, TimeUnit.SECONDS);
+        assertSame(ClassLoader.getSystemClassLoader(), seen.get());
     }
 }
