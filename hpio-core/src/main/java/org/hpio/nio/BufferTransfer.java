@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.ref.WeakReference;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -18,9 +20,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Who owns which memory:
  * <ul>
- *   <li>A single direct buffer is given to the kernel in place: from {@link #prepare} until the operation is
- *       done it is the request's, and the channel hands it back (finishes or releases the transfer) only once
- *       the request completed, failed or was cancelled and completed.</li>
+ *   <li>A single direct buffer whose memory nobody frees while it is reachable ({@link #inPlace}) is given to
+ *       the kernel in place: from {@link #prepare} until the operation is done it is the request's, and the
+ *       channel hands it back (finishes or releases the transfer) only once the request completed, failed or
+ *       was cancelled and completed.</li>
+ *   <li>A direct buffer of an arena its owner closes is staged as a heap buffer is (see {@link #inPlace}); one
+ *       whose arena is closed already is refused with IllegalStateException before any I/O, as the JDK's
+ *       channels refuse it.</li>
  *   <li>Heap buffers (and any scatter/gather) are staged: a write copies the bytes into off-heap staging
  *       memory at initiation, a read copies them from staging into the buffers in {@link #finish}, after the
  *       kernel is done. The kernel never sees a heap buffer, so nothing can write into it after completion.
@@ -83,6 +89,43 @@ final class BufferTransfer {
         this.segment = segment;
     }
 
+    /**
+     * The scopes of memory nobody frees while a buffer of it is reachable: {@code ByteBuffer.allocateDirect}'s
+     * (and a classic mapping's), the global arena's, an automatic arena's. Their classes, taken from instances
+     * (no internal names): any other scope is treated as an arena its owner may close.
+     */
+    private static final List<Class<?>> NEVER_FREED_UNDER_A_BUFFER = List.of(
+            MemorySegment.ofBuffer(ByteBuffer.allocateDirect(1)).scope().getClass(),
+            Arena.global().scope().getClass(), Arena.ofAuto().scope().getClass());
+
+    /**
+     * Whether the kernel may read or write {@code buffer}'s memory in place: a direct buffer whose memory
+     * nobody frees while the buffer is reachable (this call holds it). False for a heap buffer, and for a
+     * buffer of an arena its owner closes ({@code Arena.ofShared}, {@code ofConfined}): the JDK's channels hold
+     * such an arena open for the call (a close meanwhile fails), which no public API allows, so hpio keeps the
+     * kernel off that memory and copies through the arena's own checked accesses instead; a close meanwhile
+     * then fails the copy, never frees memory the kernel writes to. The one choke point for that hazard.
+     *
+     * @throws IllegalStateException when the buffer's arena is closed already, as the JDK's channels throw
+     */
+    static boolean inPlace(ByteBuffer buffer) {
+        if (!buffer.isDirect()) {
+            return false;
+        }
+        MemorySegment.Scope scope = MemorySegment.ofBuffer(buffer).scope();
+        if (!scope.isAlive()) {
+            throw new IllegalStateException("Already closed");
+        }
+        return NEVER_FREED_UNDER_A_BUFFER.contains(scope.getClass());
+    }
+
+    /** Refuses, before any I/O, buffers whose arena is closed already (see {@link #inPlace}). */
+    static void requireAlive(ByteBuffer[] buffers) {
+        for (ByteBuffer b : buffers) {
+            inPlace(b);
+        }
+    }
+
     /** The bytes remaining in {@code buffers} (what a transfer over them asks for, before the cap). */
     static long remaining(ByteBuffer[] buffers) {
         long total = 0;
@@ -112,7 +155,8 @@ final class BufferTransfer {
     static BufferTransfer prepare(IoEngine engine, ByteBuffer[] buffers, boolean read, boolean holdWeakly)
             throws IOException {
         long bytes = Math.min(remaining(buffers), MAX_BYTES);
-        if (buffers.length == 1 && buffers[0].isDirect()) {
+        requireAlive(buffers);
+        if (buffers.length == 1 && inPlace(buffers[0])) {
             MemorySegment view = MemorySegment.ofBuffer(buffers[0]);
             if (view.byteSize() != bytes) {
                 view = view.asSlice(0, bytes);   // capped at MAX_BYTES
@@ -170,10 +214,10 @@ final class BufferTransfer {
         try {
             long offset = 0;
             int count = lengths == null ? 1 : lengths.length;
-            for (int i = 0; i < count; i++) {
+            for (int i = 0; i < count && offset < moved; i++) {
                 int n = (int) Math.min(lengths == null ? firstLength : lengths[i], moved - offset);
-                if (n <= 0) {
-                    break;
+                if (n == 0) {
+                    continue;   // a buffer with nothing remaining, among others: none of the bytes are its
                 }
                 ByteBuffer b = buffers != null ? buffers[i] : weak[i].get();
                 if (b != null) {   // else collected: nobody can see its position or contents

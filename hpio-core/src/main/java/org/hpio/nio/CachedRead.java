@@ -23,7 +23,8 @@ import java.nio.ByteBuffer;
  * changes, and the caller goes the engine's way. It never waits for the device, so a virtual thread never
  * pins its carrier here. A failure of the call itself (EIO, EISDIR) is thrown as the engine's would be.
  *
- * <p>Buffers: a direct buffer is read into in place; a heap buffer through a page-aligned staging buffer from
+ * <p>Buffers: a direct buffer is read into in place (unless its arena may be closed meanwhile, see
+ * {@link BufferTransfer#inPlace}); a heap buffer (or such a direct one) through a page-aligned staging buffer from
  * {@link #STAGING}, owned by this call from acquire to release (before it returns), then copied into the
  * buffer. The buffer's position advances by the bytes read.
  */
@@ -62,7 +63,7 @@ final class CachedRead {
             return NOT_SERVED;
         }
         try (lease) {
-            if (dst.isDirect()) {
+            if (BufferTransfer.inPlace(dst)) {
                 long got = lease.readNow(MemorySegment.ofBuffer(dst), position, toEndOfFile);
                 return got == Syscalls.WOULD_BLOCK ? NOT_SERVED : advanced(dst, got);
             }
@@ -72,8 +73,12 @@ final class CachedRead {
                 if (got == Syscalls.WOULD_BLOCK) {
                     return NOT_SERVED;
                 }
-                MemorySegment.copy(staging, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(),
-                        (int) got);
+                if (dst.hasArray()) {
+                    MemorySegment.copy(staging, ValueLayout.JAVA_BYTE, 0, dst.array(),
+                            dst.arrayOffset() + dst.position(), (int) got);
+                } else {   // a direct buffer of an arena its owner closes: copied by the arena's checked access
+                    MemorySegment.copy(staging, 0, MemorySegment.ofBuffer(dst), 0, got);
+                }
                 return advanced(dst, got);
             } finally {
                 STAGING.release(staging);

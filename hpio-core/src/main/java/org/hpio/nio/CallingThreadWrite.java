@@ -50,7 +50,7 @@ final class CallingThreadWrite {
         }
         try (lease) {
             MemorySegment source = MemorySegment.ofBuffer(src);
-            if (source.isNative() || file.isPortable()) {
+            if (BufferTransfer.inPlace(src) || file.isPortable()) {
                 return CachedRead.advanced(src, lease.write(source, position));
             }
             MemorySegment staging = CachedRead.STAGING.acquire();

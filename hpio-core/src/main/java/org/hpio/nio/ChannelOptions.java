@@ -2,6 +2,7 @@ package org.hpio.nio;
 
 import org.hpio.internal.sys.Syscalls;
 
+import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
@@ -28,12 +29,15 @@ record ChannelOptions(boolean readable, boolean writable, boolean append, boolea
                 jdk.add(option);
             }
         }
+        boolean deleteOnClose = options.contains(StandardOpenOption.DELETE_ON_CLOSE);
+        if (deleteOnClose && !options.contains(StandardOpenOption.CREATE_NEW)) {
+            jdk.add(LinkOption.NOFOLLOW_LINKS);   // as the JDK's own: never deletes through a symbolic link
+        }
         boolean append = options.contains(StandardOpenOption.APPEND);
         boolean write = options.contains(StandardOpenOption.WRITE) || append;
         boolean read = options.contains(StandardOpenOption.READ) || !write;
         return new ChannelOptions(read, write, append, direct, options.contains(StandardOpenOption.DSYNC),
-                options.contains(StandardOpenOption.SYNC), options.contains(StandardOpenOption.DELETE_ON_CLOSE),
-                Set.copyOf(jdk));
+                options.contains(StandardOpenOption.SYNC), deleteOnClose, Set.copyOf(jdk));
     }
 
     /** Whether an open asks for a plain read-only channel: READ alone or no option at all, and no attribute. */
@@ -87,9 +91,15 @@ record ChannelOptions(boolean readable, boolean writable, boolean append, boolea
                 + "jdk.unsupported), which this runtime lacks");
     }
 
-    /** The flags of hpio's own descriptor: access mode, O_DIRECT, O_DSYNC, O_SYNC (the JDK's open created it). */
+    /**
+     * The flags of hpio's own descriptor: access mode, O_DIRECT, O_DSYNC, O_SYNC (the JDK's open created it),
+     * and O_NOFOLLOW where the JDK's open had it (NOFOLLOW_LINKS, which DELETE_ON_CLOSE implies).
+     */
     int nativeFlags() {
         int flags = readable && writable ? Syscalls.O_RDWR : writable ? Syscalls.O_WRONLY : Syscalls.O_RDONLY;
+        if (forJdk.contains(LinkOption.NOFOLLOW_LINKS)) {
+            flags |= Syscalls.O_NOFOLLOW;
+        }
         if (direct) {
             flags |= Syscalls.O_DIRECT;
         }

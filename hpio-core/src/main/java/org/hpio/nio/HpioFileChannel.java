@@ -13,9 +13,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.Channel;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.FileLockInterruptionException;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.ReadableByteChannel;
@@ -25,6 +28,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.spi.FileSystemProvider;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -248,11 +252,9 @@ final class HpioFileChannel extends FileChannel {
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
-        Objects.requireNonNull(dst);
         ensureOpen();
         requireReadable();
-        requireWritableBuffer(dst);
-        return (int) transferAtPosition(new ByteBuffer[] {dst}, true);
+        return (int) transferAtPosition(new ByteBuffer[] {dst}, true);   // null and read-only: see transfer
     }
 
     @Override
@@ -260,11 +262,7 @@ final class HpioFileChannel extends FileChannel {
         Objects.checkFromIndexSize(offset, length, dsts.length);
         ensureOpen();
         requireReadable();
-        ByteBuffer[] slice = slice(dsts, offset, length);
-        for (ByteBuffer b : slice) {
-            requireWritableBuffer(b);
-        }
-        return transferAtPosition(slice, true);
+        return transferAtPosition(Arrays.copyOfRange(dsts, offset, offset + length), true);
     }
 
     @Override
@@ -277,7 +275,6 @@ final class HpioFileChannel extends FileChannel {
         }
         ensureOpen();
         requireReadable();
-        requireWritableBuffer(dst);
         return (int) transfer(new ByteBuffer[] {dst}, true, position);
     }
 
@@ -285,11 +282,10 @@ final class HpioFileChannel extends FileChannel {
 
     @Override
     public int write(ByteBuffer src) throws IOException {
-        Objects.requireNonNull(src);
         ensureOpen();
         requireWritable();
         if (options.append()) {
-            return (int) appendWith(() -> jdk().write(src));
+            return (int) appendWith(() -> (long) jdk().write(src));
         }
         return (int) transferAtPosition(new ByteBuffer[] {src}, false);
     }
@@ -302,7 +298,7 @@ final class HpioFileChannel extends FileChannel {
         if (options.append()) {
             return appendWith(() -> jdk().write(srcs, offset, length));
         }
-        return transferAtPosition(slice(srcs, offset, length), false);
+        return transferAtPosition(Arrays.copyOfRange(srcs, offset, offset + length), false);
     }
 
     /** A transfer at the channel's position, which then advances by the bytes moved (none at end of file). */
@@ -330,22 +326,58 @@ final class HpioFileChannel extends FileChannel {
         ensureOpen();
         requireWritable();
         if (options.append()) {
-            return jdk().write(src, position);
+            return delegated(() -> jdk().write(src, position));
         }
         return (int) transfer(new ByteBuffer[] {src}, false, position);
     }
 
-    private interface JdkWrite {
-        long write() throws IOException;
+    /** A call of the JDK's channel on the file. */
+    private interface JdkCall<T> {
+        T call() throws IOException;
+    }
+
+    /**
+     * {@code call} of the JDK's channel, made as this channel's own blocking call: the thread's interrupt (before
+     * or during it) closes this channel, and with it the JDK's, and the call throws ClosedByInterruptException,
+     * as the JDK's channel behaves, instead of closing only the JDK's channel under this open one.
+     */
+    private <T> T delegated(JdkCall<T> call) throws IOException {
+        boolean completed = false;
+        try {
+            begin();   // an interrupt before the call closes this channel here
+            ensureOpen();
+            T result = call.call();
+            completed = true;
+            return result;
+        } catch (ClosedByInterruptException | FileLockInterruptionException e) {
+            // The interrupt came during the JDK's call, whose own begin() had the thread's interruptor then: it
+            // closed the JDK's channel only. This one closes too, and the JDK's exception is the call's.
+            completed = true;   // so that end() does not replace it with AsynchronousCloseException
+            closeQuietlyAfterInterrupt();
+            throw e;
+        } finally {
+            end(completed);
+        }
+    }
+
+    private void closeQuietlyAfterInterrupt() {
+        try {
+            close();
+        } catch (IOException e) {
+            System.getLogger(HpioFileChannel.class.getName()).log(System.Logger.Level.DEBUG,
+                    "closing " + path + " after an interrupt: " + e);
+        }
     }
 
     /** An APPEND channel's write, by the JDK's channel (O_APPEND); this channel's position follows the end. */
-    private long appendWith(JdkWrite write) throws IOException {
+    private long appendWith(JdkCall<Long> write) throws IOException {
         positionLock.lock();
         try {
-            long n = write.write();
-            position = jdk().position();
-            return n;
+            return delegated(() -> {
+                long n = write.call();
+                position = jdk().position();
+                return n;
+            });
         } finally {
             positionLock.unlock();
         }
@@ -359,9 +391,6 @@ final class HpioFileChannel extends FileChannel {
      * often the thread is interrupted; closing the channel (or interrupting the thread) cancels the request.
      */
     private long transfer(ByteBuffer[] buffers, boolean read, long at) throws IOException {
-        if (BufferTransfer.remaining(buffers) == 0) {
-            return 0;
-        }
         boolean completed = false;
         long moved = 0;
         BufferTransfer transfer = null;
@@ -369,6 +398,16 @@ final class HpioFileChannel extends FileChannel {
             begin();
             if (!isOpen()) {
                 return 0;   // end() throws AsynchronousCloseException or ClosedByInterruptException
+            }
+            // The buffers' checks come here, as the JDK's come in the call it makes after its begin.
+            for (ByteBuffer b : buffers) {
+                Objects.requireNonNull(b);
+                if (read) {
+                    requireWritableBuffer(b);
+                }
+            }
+            if (BufferTransfer.remaining(buffers) == 0) {
+                return 0;   // an interrupt still closes the channel (end)
             }
             boolean jdkMay = jdkMayServe(jdkAddsCarrier(read));
             NativeFile descriptor = attached(jdkMay);
@@ -420,6 +459,10 @@ final class HpioFileChannel extends FileChannel {
             transfer.finish(moved);
             completed = true;
             return read && moved == 0 ? -1 : moved;
+        } catch (ClosedByInterruptException e) {   // from the JDK's channel (see delegated)
+            completed = true;
+            closeQuietlyAfterInterrupt();
+            throw e;
         } finally {
             if (transfer != null) {
                 transfer.release();
@@ -500,11 +543,11 @@ final class HpioFileChannel extends FileChannel {
     public long position() throws IOException {
         ensureOpen();
         if (options.append()) {
-            return jdk().size();
+            return delegated(() -> jdk().size());
         }
         positionLock.lock();
         try {
-            return position;
+            return delegated(() -> position);   // as the JDK's: an interrupted thread closes the channel
         } finally {
             positionLock.unlock();
         }
@@ -518,8 +561,10 @@ final class HpioFileChannel extends FileChannel {
         }
         positionLock.lock();
         try {
-            position = newPosition;
-            return this;
+            return delegated(() -> {
+                position = newPosition;
+                return this;
+            });
         } finally {
             positionLock.unlock();
         }
@@ -528,8 +573,10 @@ final class HpioFileChannel extends FileChannel {
     @Override
     public long size() throws IOException {
         ensureOpen();
-        NativeFile attached = attached(true);   // the JDK's size is an fstat: no carrier added
-        return attached == null ? jdk().size() : attached.size();
+        return delegated(() -> {
+            NativeFile attached = attached(true);   // the JDK's size is an fstat: no carrier added
+            return attached == null ? jdk().size() : attached.size();
+        });
     }
 
     @Override
@@ -541,7 +588,7 @@ final class HpioFileChannel extends FileChannel {
         requireWritable();
         positionLock.lock();
         try {
-            jdk().truncate(size);
+            delegated(() -> jdk().truncate(size));
             if (position > size) {
                 position = size;
             }
@@ -559,7 +606,10 @@ final class HpioFileChannel extends FileChannel {
         NativeFile attached = attached(jdkMay);
         IoEngine engine = attached == null ? null : engineForCall(jdkMay);
         if (engine == null || engine.isClosed()) {
-            jdk().force(metaData);
+            delegated(() -> {
+                jdk().force(metaData);
+                return null;
+            });
             return;
         }
         boolean completed = false;
@@ -576,6 +626,10 @@ final class HpioFileChannel extends FileChannel {
                 request.resultOrThrow();
                 completed = true;
             }
+        } catch (ClosedByInterruptException e) {   // from the JDK's channel (see delegated)
+            completed = true;
+            closeQuietlyAfterInterrupt();
+            throw e;
         } finally {
             end(completed);
         }
@@ -583,36 +637,90 @@ final class HpioFileChannel extends FileChannel {
 
     // ---- delegated to the JDK's channel on the same file ----
 
+    /**
+     * The JDK's checks, in its order; an hpio channel as the target is checked as the JDK checks its own (it
+     * cannot see into ours), and is written through its own calls, which keep its position.
+     */
     @Override
     public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
         ensureOpen();
-        return jdk().transferTo(position, count, target);
+        if (!target.isOpen()) {
+            throw new ClosedChannelException();
+        }
+        requireReadable();
+        if (target instanceof HpioFileChannel hpio) {
+            hpio.requireWritable();
+        }
+        try {
+            return delegated(() -> jdk().transferTo(position, count, target));
+        } catch (ClosedByInterruptException e) {
+            throw closedBoth(e, target);
+        }
     }
 
     @Override
     public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
         ensureOpen();
-        return jdk().transferFrom(src, position, count);
+        if (!src.isOpen()) {
+            throw new ClosedChannelException();
+        }
+        if (src instanceof HpioFileChannel hpio) {
+            hpio.requireReadable();
+        }
+        try {
+            return delegated(() -> jdk().transferFrom(src, position, count));
+        } catch (ClosedByInterruptException e) {
+            throw closedBoth(e, src);
+        }
+    }
+
+    /** An interrupted transfer closes the other channel too ("closing both channels"), as the JDK's does. */
+    private static ClosedByInterruptException closedBoth(ClosedByInterruptException e, Channel other) {
+        try {
+            other.close();
+        } catch (IOException | RuntimeException suppressed) {
+            e.addSuppressed(suppressed);
+        }
+        return e;
     }
 
     @Override
     public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
-        ensureOpen();
-        return jdk().map(mode, position, size);
+        if (size > Integer.MAX_VALUE) {   // the JDK's checks before it looks whether the channel is open
+            throw new IllegalArgumentException("Size exceeds Integer.MAX_VALUE");
+        }
+        Objects.requireNonNull(mode, "Mode is null");
+        return delegated(() -> jdk().map(mode, position, size));
     }
 
     @Override
     public MemorySegment map(MapMode mode, long offset, long size, Arena arena) throws IOException {
-        ensureOpen();
-        return jdk().map(mode, offset, size, arena);
+        Objects.requireNonNull(mode, "Mode is null");   // the JDK's checks before it looks whether the channel is open
+        Objects.requireNonNull(arena, "Arena is null");
+        if (!arena.scope().isAlive()) {
+            throw new IllegalStateException("Already closed");
+        }
+        if (offset < 0) {
+            throw new IllegalArgumentException("Requested bytes offset must be >= 0.");
+        }
+        if (size < 0) {
+            throw new IllegalArgumentException("Requested bytes size must be >= 0.");
+        }
+        return delegated(() -> jdk().map(mode, offset, size, arena));
     }
 
+    /** An interrupt while it waits closes the channel and throws FileLockInterruptionException, as the JDK's. */
     @Override
     public FileLock lock(long position, long size, boolean shared) throws IOException {
         ensureOpen();
-        return new HpioFileLock(this, jdk().lock(position, size, shared));
+        try {
+            return new HpioFileLock(this, delegated(() -> jdk().lock(position, size, shared)));
+        } catch (ClosedByInterruptException e) {
+            throw new FileLockInterruptionException();
+        }
     }
 
+    /** Never waits, so, as the JDK's, it does not look at the thread's interrupt status. */
     @Override
     public FileLock tryLock(long position, long size, boolean shared) throws IOException {
         ensureOpen();
@@ -644,14 +752,6 @@ final class HpioFileChannel extends FileChannel {
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("Read-only buffer");
         }
-    }
-
-    private static ByteBuffer[] slice(ByteBuffer[] buffers, int offset, int length) {
-        ByteBuffer[] slice = new ByteBuffer[length];
-        for (int i = 0; i < length; i++) {
-            slice[i] = Objects.requireNonNull(buffers[offset + i]);
-        }
-        return slice;
     }
 
     /**

@@ -198,7 +198,8 @@ final class NativeFiles {
     /**
      * Opens hpio's descriptor on the file the JDK's channel just opened (and created or truncated, as its
      * options said), with the access mode and O_DIRECT/O_DSYNC/O_SYNC of {@code options}. DELETE_ON_CLOSE
-     * unlinks the name now, as the JDK's channel does on Linux: both descriptors keep the file until closed.
+     * unlinks the name now, as the JDK's channel does on Linux (and, as it, only as a best effort: an unlink
+     * the file system refuses leaves the file): both descriptors keep the file until closed.
      * The second open goes by the same name right after the first: a rename of that name in between (by
      * another process) would give the two descriptors different files, as any two opens of a name can.
      */
@@ -207,7 +208,9 @@ final class NativeFiles {
         if (options.deleteOnClose()) {
             try {
                 jdkProvider.deleteIfExists(path);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException e) {
+                // a best effort, as the JDK's (a directory that refuses the unlink keeps the file)
+            } catch (RuntimeException e) {
                 file.close();
                 throw e;
             }

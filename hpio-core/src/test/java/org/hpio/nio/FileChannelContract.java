@@ -6,17 +6,24 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.FileLockInterruptionException;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -35,6 +42,8 @@ import static java.nio.file.StandardOpenOption.WRITE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -445,6 +454,148 @@ abstract class FileChannelContract {
                 // keep reading
             }
             assertArrayEquals(big, dst.array());
+        }
+    }
+
+    // ---- found by review (session 29) ----
+
+    @Test
+    void scatterAndGatherSkipBuffersWithNothingRemaining() throws Exception {
+        try (FileChannel ch = open(file, READ, WRITE)) {
+            ByteBuffer[] dsts = {ByteBuffer.allocate(0), ByteBuffer.allocate(10), ByteBuffer.allocate(0),
+                    ByteBuffer.allocateDirect(5)};
+            assertEquals(15, ch.read(dsts));
+            assertEquals(10, dsts[1].position());
+            assertEquals(5, dsts[3].position());
+            assertArrayEquals(bytes(0, 10), dsts[1].array());
+            byte[] tail = new byte[5];
+            dsts[3].flip().get(tail);
+            assertArrayEquals(bytes(10, 5), tail);
+            ByteBuffer[] srcs = {ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {1, 2, 3}),
+                    ByteBuffer.allocateDirect(0), ByteBuffer.wrap(new byte[] {4})};
+            assertEquals(4, ch.write(srcs, 0, 4));
+            assertFalse(srcs[1].hasRemaining(), "the bytes written are consumed");
+            assertFalse(srcs[3].hasRemaining());
+            assertEquals(19, ch.position());
+            ByteBuffer back = ByteBuffer.allocate(4);
+            ch.read(back, 15);
+            assertArrayEquals(new byte[] {1, 2, 3, 4}, back.array());
+        }
+    }
+
+    @Test
+    void aBufferOfAClosedArenaIsRefusedAndOneOfAnOpenArenaWorks() throws Exception {
+        try (FileChannel ch = open(file, READ, WRITE)) {
+            Arena arena = Arena.ofShared();
+            ByteBuffer live = arena.allocate(100).asByteBuffer();
+            assertEquals(100, ch.read(live, 0));
+            assertEquals(100, live.position());
+            live.flip();
+            assertEquals(100, ch.write(live, 20_000));
+            ByteBuffer small = arena.allocate(10).asByteBuffer();
+            arena.close();
+            assertThrows(IllegalStateException.class, () -> ch.read(small, 0));
+            assertThrows(IllegalStateException.class, () -> ch.read(small));
+            assertThrows(IllegalStateException.class, () -> ch.write(small, 0));
+            assertThrows(IllegalStateException.class, () -> ch.read(new ByteBuffer[] {ByteBuffer.allocate(4), small}));
+            assertTrue(ch.isOpen());
+            assertEquals(0, ch.position());
+            ByteBuffer back = ByteBuffer.allocate(100);
+            ch.read(back, 20_000);
+            assertArrayEquals(bytes(0, 100), back.array());
+        }
+    }
+
+    /** Runs {@code call} on a thread interrupted first; what it threw. */
+    static Throwable onInterruptedThread(ThrowingCall call) throws InterruptedException {
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().unstarted(() -> {
+            Thread.currentThread().interrupt();
+            try {
+                call.run();
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        t.start();
+        t.join();
+        return thrown.get();
+    }
+
+    interface ThrowingCall {
+        void run() throws Exception;
+    }
+
+    @Test
+    void anInterruptedThreadClosesTheChannelInEveryBlockingCall() throws Exception {
+        for (int i = 0; i < 9; i++) {
+            FileChannel ch = open(file, READ, WRITE);
+            WritableByteChannel target = Channels.newChannel(new ByteArrayOutputStream());
+            int call = i;
+            Throwable thrown = onInterruptedThread(() -> {
+                switch (call) {
+                    case 0 -> ch.size();
+                    case 1 -> ch.position();
+                    case 2 -> ch.position(5);
+                    case 3 -> ch.truncate(20_000);
+                    case 4 -> ch.read(ByteBuffer.allocate(0));
+                    case 5 -> ch.write(ByteBuffer.wrap(new byte[] {1}), 0);
+                    case 6 -> ch.force(false);
+                    case 7 -> ch.transferTo(0, 10, target);
+                    default -> ch.map(FileChannel.MapMode.READ_ONLY, 0, 10);
+                }
+            });
+            assertInstanceOf(ClosedByInterruptException.class, thrown, "call " + call);
+            assertFalse(ch.isOpen(), "call " + call + " leaves the channel closed");
+            assertEquals(call != 7, target.isOpen(), "a transfer closes both channels");
+        }
+        FileChannel locking = open(file, READ, WRITE);
+        assertInstanceOf(FileLockInterruptionException.class, onInterruptedThread(locking::lock));
+        assertFalse(locking.isOpen());
+        try (FileChannel trying = open(file, READ, WRITE)) {
+            assertNull(onInterruptedThread(trying::tryLock), "tryLock never waits: no interrupt check");
+            assertTrue(trying.isOpen());
+        }
+    }
+
+    @Test
+    void closedOneWayAndNullBuffersAreCheckedInTheJdksOrder() throws Exception {
+        FileChannel writeOnly = open(file, WRITE);
+        assertThrows(NonReadableChannelException.class, () -> writeOnly.read((ByteBuffer) null));
+        assertThrows(NullPointerException.class, () -> writeOnly.write((ByteBuffer) null));
+        assertThrows(NullPointerException.class, () -> writeOnly.write(new ByteBuffer[] {null}));
+        writeOnly.close();
+        assertThrows(ClosedChannelException.class, () -> writeOnly.read((ByteBuffer) null));
+        assertThrows(ClosedChannelException.class, () -> writeOnly.write((ByteBuffer) null));
+        assertThrows(IllegalArgumentException.class, () -> writeOnly.map(FileChannel.MapMode.READ_ONLY, 0, 1L << 31));
+        assertThrows(NullPointerException.class, () -> writeOnly.map(null, 0, 1));
+        try (Arena arena = Arena.ofConfined()) {
+            assertThrows(IllegalArgumentException.class,
+                    () -> writeOnly.map(FileChannel.MapMode.READ_ONLY, -1, 1, arena));
+        }
+        assertThrows(ClosedChannelException.class, () -> writeOnly.map(FileChannel.MapMode.READ_ONLY, 0, 1));
+    }
+
+    @Test
+    void deleteOnCloseNeverFollowsASymbolicLink() throws Exception {
+        Path link = Files.createSymbolicLink(dir.resolve("link"), file);
+        IOException refused = assertThrows(IOException.class, () -> open(link, READ, WRITE, DELETE_ON_CLOSE));
+        assertTrue(refused.getMessage().contains("NOFOLLOW_LINKS"), refused.getMessage());
+        assertTrue(Files.exists(link, LinkOption.NOFOLLOW_LINKS));
+        assertTrue(Files.exists(file));
+    }
+
+    @Test
+    void transfersCheckTheOtherChannelsModeAsTheJdkChecksItsOwn() throws Exception {
+        Path other = dir.resolve("other");
+        Files.write(other, bytes(0, 100));
+        try (FileChannel ch = open(file, READ, WRITE); FileChannel readOnly = open(other, READ);
+             FileChannel writeOnly = open(other, WRITE)) {
+            assertThrows(NonWritableChannelException.class, () -> ch.transferTo(0, 10, readOnly));
+            assertThrows(NonWritableChannelException.class, () -> ch.transferTo(-1, 10, readOnly));
+            assertThrows(NonReadableChannelException.class, () -> ch.transferFrom(writeOnly, 0, 10));
+            assertEquals(10, ch.transferTo(0, 10, writeOnly));
+            assertEquals(10, writeOnly.position());
         }
     }
 }

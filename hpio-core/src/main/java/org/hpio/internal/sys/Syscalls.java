@@ -41,9 +41,33 @@ public final class Syscalls {
     public static final int O_EXCL = 0200;
     public static final int O_TRUNC = 01000;
     public static final int O_DSYNC = 010000;
-    public static final int O_DIRECT = 040000;
+    /** O_DIRECT, whose value is the architecture's (see {@link #oDirect}). */
+    public static final int O_DIRECT = oDirect(System.getProperty("os.arch", ""));
     public static final int O_SYNC = 04010000;
     public static final int O_CLOEXEC = 02000000;
+    /** O_NOFOLLOW, whose value is the architecture's (see {@link #oNoFollow}). */
+    public static final int O_NOFOLLOW = oNoFollow(System.getProperty("os.arch", ""));
+
+    /**
+     * O_DIRECT on {@code arch} (a value of {@code os.arch}): arm64's and powerpc's own (their uapi
+     * {@code asm/fcntl.h}), else the generic one (x86_64, riscv64, s390x, loongarch64). On arm64 the generic
+     * value is O_DIRECTORY.
+     */
+    static int oDirect(String arch) {
+        return switch (arch) {
+            case "aarch64", "arm" -> 0200000;
+            case "ppc64", "ppc64le" -> 0400000;
+            default -> 040000;
+        };
+    }
+
+    /** O_NOFOLLOW on {@code arch} (see {@link #oDirect}). */
+    static int oNoFollow(String arch) {
+        return switch (arch) {
+            case "aarch64", "arm", "ppc64", "ppc64le" -> 0100000;
+            default -> 0400000;
+        };
+    }
 
     public static final int SEEK_END = 2;
     public static final int POSIX_FADV_DONTNEED = 4;

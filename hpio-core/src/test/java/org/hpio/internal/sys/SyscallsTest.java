@@ -9,6 +9,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,6 +20,28 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class SyscallsTest {
     @TempDir
     Path dir;
+
+    @Test
+    void openFlagsAreThisMachinesAsItsCHeadersSay() {
+        Map<String, Long> c = CStructOffsets.evaluate(List.of("<asm/fcntl.h>"),
+                List.of("O_DIRECT", "O_NOFOLLOW", "O_DSYNC", "O_SYNC", "O_CLOEXEC", "O_CREAT", "O_EXCL", "O_TRUNC"));
+        assertEquals(List.of((long) Syscalls.O_DIRECT, (long) Syscalls.O_NOFOLLOW, (long) Syscalls.O_DSYNC,
+                (long) Syscalls.O_SYNC, (long) Syscalls.O_CLOEXEC, (long) Syscalls.O_CREAT, (long) Syscalls.O_EXCL,
+                (long) Syscalls.O_TRUNC), List.copyOf(c.values()));
+    }
+
+    @Test
+    void theFlagsThatDifferByArchitectureHaveEachOnesValue() {
+        // The kernel's uapi headers: asm-generic/fcntl.h, arch/arm64 and arch/powerpc asm/fcntl.h.
+        for (String generic : List.of("amd64", "x86_64", "riscv64", "s390x", "loongarch64")) {
+            assertEquals(040000, Syscalls.oDirect(generic), generic);
+            assertEquals(0400000, Syscalls.oNoFollow(generic), generic);
+        }
+        assertEquals(0200000, Syscalls.oDirect("aarch64"));
+        assertEquals(0100000, Syscalls.oNoFollow("aarch64"));
+        assertEquals(0400000, Syscalls.oDirect("ppc64le"));
+        assertEquals(0100000, Syscalls.oNoFollow("ppc64le"));
+    }
 
     @Test
     void heapTransfersLargerThanTheCriticalChunkAreRefused() throws IOException {
