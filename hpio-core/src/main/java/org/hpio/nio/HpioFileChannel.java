@@ -498,7 +498,8 @@ final class HpioFileChannel extends FileChannel {
 
     /**
      * Submits {@code operation} and waits for it uninterruptibly (the interrupt status stays); null when the
-     * channel was closed meanwhile and the request was cancelled (or completed without effect to report).
+     * request was cancelled (a close or interrupt meanwhile), or failed after the channel was closed. One that
+     * completed before a close stopped it is returned: the JDK's channel reports such a call's bytes too.
      */
     private IoRequest submitAndWait(IoEngine engine, IoOperation operation) throws IOException {
         IoRequest request = hand(engine, operation);
@@ -506,10 +507,10 @@ final class HpioFileChannel extends FileChannel {
             engine.cancel(request);
         }
         IoRequests.awaitAllUninterruptibly(List.of(request));
-        if (!isOpen() || request.errno() == Errno.ECANCELED) {
+        if (request.errno() == Errno.ECANCELED || !isOpen() && request.errno() != 0) {
             return null;
         }
-        return request;
+        return request;   // done, even if a close came meanwhile: its bytes are reported, as the JDK's end(n > 0)
     }
 
     /**
