@@ -155,7 +155,9 @@ final class BufferTransfer {
     static BufferTransfer prepare(IoEngine engine, ByteBuffer[] buffers, boolean read, boolean holdWeakly)
             throws IOException {
         long bytes = Math.min(remaining(buffers), MAX_BYTES);
-        requireAlive(buffers);
+        if (buffers.length > 1) {
+            requireAlive(buffers);   // a single buffer is checked by inPlace
+        }
         if (buffers.length == 1 && inPlace(buffers[0])) {
             MemorySegment view = MemorySegment.ofBuffer(buffers[0]);
             if (view.byteSize() != bytes) {
