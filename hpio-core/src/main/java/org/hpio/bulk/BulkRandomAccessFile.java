@@ -9,6 +9,9 @@ import java.io.EOFException;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.lang.ref.Cleaner;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,10 +41,24 @@ import java.util.Objects;
  * <p>Durability: as for {@code RandomAccessFile}, data is durable after {@code getFD().sync()} (or
  * {@code getChannel().force}); when the constructor created the file, it forced the directory too, so the
  * new name is durable before any data is.
+ *
+ * <p>A file that is not a regular file (a device, a pipe) is opened once, by the {@code RandomAccessFile}
+ * alone: its arrays are read and written at the file pointer through that descriptor, as {@code readInt} in
+ * a loop would (the bytes of a trailing partial element consumed and lost, as with {@code readFully}); the
+ * positional calls, which need a regular file's offsets, throw IOException.
+ *
+ * <p>Descriptors: hpio's second descriptor is closed by {@link #close}, or, for an instance dropped unclosed,
+ * when the garbage collector finds it unreachable (as the JDK's {@code RandomAccessFile} closes its own).
  */
 public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataInput, BulkDataOutput {
+    /** hpio's descriptor for positional transfers; null for a file that is not regular (see the class comment). */
     private final NativeFile file;
     private final ByteOrder order;
+    /** The path in messages. */
+    private final String path;
+    /** Closes {@link #file} when this instance is closed, or unreachable unclosed. */
+    private final Cleaner.Cleanable descriptorCloser;
+    private static final Cleaner CLEANER = Cleaner.create();
 
     /** Opens {@code name} as {@link RandomAccessFile#RandomAccessFile(String, String)} does; big-endian arrays. */
     public BulkRandomAccessFile(String name, String mode) throws IOException {
@@ -72,27 +89,65 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
     public BulkRandomAccessFile(File file, String mode, ByteOrder arrayOrder) throws IOException {
         boolean existed = file.exists();
         super(file, mode);
+        NativeFile opened = null;
         try {
             this.order = Objects.requireNonNull(arrayOrder, "arrayOrder");
-            this.file = NativeFile.open(file.toPath(), openFlags(mode));
-            if (!existed && !mode.equals("r")) {
+            this.path = file.getPath();
+            // A device or pipe is not opened twice (a second open can block, or act on a device).
+            opened = Files.isRegularFile(file.toPath()) ? NativeFile.open(file.toPath(), openFlags(mode)) : null;
+            if (opened != null && !existed && !mode.equals("r")) {
                 NativeFile.forceDirectory(file.toPath().toAbsolutePath().getParent());   // the new name is durable
             }
+            this.file = opened;
+            this.descriptorCloser = opened == null ? null : CLEANER.register(this, new DescriptorCloser(opened));
         } catch (IOException | RuntimeException e) {
+            if (opened != null) {
+                opened.close();
+            }
             super.close();
             throw e;
         }
     }
 
+    /** The cleaning action: refers to the descriptor only, never to the instance. */
+    private record DescriptorCloser(NativeFile file) implements Runnable {
+        @Override
+        public void run() {
+            try {
+                file.close();
+            } catch (IOException e) {
+                System.getLogger(BulkRandomAccessFile.class.getName()).log(System.Logger.Level.DEBUG,
+                        "closing " + file.path() + ": " + e);
+            }
+        }
+    }
+
+    /**
+     * hpio's descriptor for a transfer at an explicit position.
+     *
+     * @throws IOException for a file that is not regular, which has no such offsets
+     */
+    private NativeFile data() throws IOException {
+        NativeFile f = file;
+        if (f == null) {
+            throw new IOException(path + " is not a regular file: its arrays are read and written at the file "
+                    + "pointer only");
+        }
+        return f;
+    }
+
     /**
      * As {@link RandomAccessFile#setLength}; also drops the size hpio's end-of-file checks remember, so that a
-     * read past the new end is still refused before any I/O. (A file shrunk through another handle is met as a
-     * short read: "ended during a read", with how many elements arrived.)
+     * read past the new end is still refused before any I/O. (A file shrunk through another handle, or through
+     * {@code getChannel()}, which cannot be overridden, is met as a short read: "ended during a read", with how
+     * many elements arrived.)
      */
     @Override
     public void setLength(long newLength) throws IOException {
         super.setLength(newLength);
-        file.forgetSize();
+        if (file != null) {
+            file.forgetSize();
+        }
     }
 
     private static int openFlags(String mode) {
@@ -111,15 +166,52 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
     }
 
     private void readAtPointer(ArrayKind kind, Object array, int offset, int count) throws IOException {
+        if (file == null) {
+            readThroughThisDescriptor(kind, array, offset, count);
+            return;
+        }
         long position = getFilePointer();
-        FileTransfer.read(file, position, kind, array, offset, count, order);
+        FileTransfer.read(data(), position, kind, array, offset, count, order);
         seek(position + kind.byteSize(count));
     }
 
     private void writeAtPointer(ArrayKind kind, Object array, int offset, int count) throws IOException {
+        if (file == null) {
+            writeThroughThisDescriptor(kind, array, offset, count);
+            return;
+        }
         long position = getFilePointer();
-        FileTransfer.write(file, position, kind, array, offset, count, order);
+        FileTransfer.write(data(), position, kind, array, offset, count, order);
         seek(position + kind.byteSize(count));
+    }
+
+    /** A file that is not regular: chunks by {@code readFully} on this descriptor, decoded (see the class comment). */
+    private void readThroughThisDescriptor(ArrayKind kind, Object array, int offset, int count) throws IOException {
+        kind.checkRange(array, offset, count);
+        int size = kind.elementSize();
+        byte[] chunk = new byte[(int) Math.max(size, Math.min(kind.byteSize(count), StagingArray.MAX_BYTES)
+                / size * size)];
+        int done = 0;
+        while (done < count) {
+            int n = Math.min(chunk.length / size, count - done);
+            readFully(chunk, 0, n * size);
+            kind.decode(MemorySegment.ofArray(chunk), 0, order, array, offset + done, n);
+            done += n;
+        }
+    }
+
+    private void writeThroughThisDescriptor(ArrayKind kind, Object array, int offset, int count) throws IOException {
+        kind.checkRange(array, offset, count);
+        int size = kind.elementSize();
+        byte[] chunk = new byte[(int) Math.max(size, Math.min(kind.byteSize(count), StagingArray.MAX_BYTES)
+                / size * size)];
+        int done = 0;
+        while (done < count) {
+            int n = Math.min(chunk.length / size, count - done);
+            kind.encode(array, offset + done, n, order, MemorySegment.ofArray(chunk), 0);
+            write(chunk, 0, n * size);
+            done += n;
+        }
     }
 
     @Override
@@ -224,7 +316,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
         List<Object> rows = NestedArrays.rows(nested);
         FileTransfer.checkPosition(position);
         long total = NestedArrays.byteSize(rows);
-        long available = file.size() - position;
+        long available = data().size() - position;
         if (total > 0 && total > available) {
             throw new EOFException("end of file: " + total + " bytes of rows requested at offset " + position
                     + " of " + file.path() + " but only " + Math.max(0, available) + " remain; nothing read");
@@ -232,7 +324,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
         for (Object row : rows) {
             ArrayKind kind = ArrayKind.of(row);
             int length = kind.length(row);
-            FileTransfer.read(file, position, kind, row, 0, length, order);
+            FileTransfer.read(data(), position, kind, row, 0, length, order);
             position += kind.byteSize(length);
         }
         return position;
@@ -245,7 +337,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
         for (Object row : rows) {
             ArrayKind kind = ArrayKind.of(row);
             int length = kind.length(row);
-            FileTransfer.write(file, position, kind, row, 0, length, order);
+            FileTransfer.write(data(), position, kind, row, 0, length, order);
             position += kind.byteSize(length);
         }
         return position;
@@ -258,7 +350,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} booleans at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, boolean[] array, int offset, int count) throws IOException {
-        FileTransfer.read(file, position, ArrayKind.BOOLEAN, array, offset, count, order);
+        FileTransfer.read(data(), position, ArrayKind.BOOLEAN, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -268,7 +360,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, boolean[] array, int offset, int count) throws IOException {
-        FileTransfer.write(file, position, ArrayKind.BOOLEAN, array, offset, count, order);
+        FileTransfer.write(data(), position, ArrayKind.BOOLEAN, array, offset, count, order);
     }
 
     /** Reads {@code array.length} bytes at {@code position}; the file pointer does not move. */
@@ -278,7 +370,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} bytes at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, byte[] array, int offset, int count) throws IOException {
-        FileTransfer.read(file, position, ArrayKind.BYTE, array, offset, count, order);
+        FileTransfer.read(data(), position, ArrayKind.BYTE, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -288,7 +380,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, byte[] array, int offset, int count) throws IOException {
-        FileTransfer.write(file, position, ArrayKind.BYTE, array, offset, count, order);
+        FileTransfer.write(data(), position, ArrayKind.BYTE, array, offset, count, order);
     }
 
     /** Reads {@code array.length} chars at {@code position}; the file pointer does not move. */
@@ -298,7 +390,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} chars at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, char[] array, int offset, int count) throws IOException {
-        FileTransfer.read(file, position, ArrayKind.CHAR, array, offset, count, order);
+        FileTransfer.read(data(), position, ArrayKind.CHAR, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -308,7 +400,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, char[] array, int offset, int count) throws IOException {
-        FileTransfer.write(file, position, ArrayKind.CHAR, array, offset, count, order);
+        FileTransfer.write(data(), position, ArrayKind.CHAR, array, offset, count, order);
     }
 
     /** Reads {@code array.length} shorts at {@code position}; the file pointer does not move. */
@@ -318,7 +410,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} shorts at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, short[] array, int offset, int count) throws IOException {
-        FileTransfer.read(file, position, ArrayKind.SHORT, array, offset, count, order);
+        FileTransfer.read(data(), position, ArrayKind.SHORT, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -328,7 +420,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, short[] array, int offset, int count) throws IOException {
-        FileTransfer.write(file, position, ArrayKind.SHORT, array, offset, count, order);
+        FileTransfer.write(data(), position, ArrayKind.SHORT, array, offset, count, order);
     }
 
     /** Reads {@code array.length} ints at {@code position}; the file pointer does not move. */
@@ -338,7 +430,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} ints at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, int[] array, int offset, int count) throws IOException {
-        FileTransfer.read(file, position, ArrayKind.INT, array, offset, count, order);
+        FileTransfer.read(data(), position, ArrayKind.INT, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -348,7 +440,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, int[] array, int offset, int count) throws IOException {
-        FileTransfer.write(file, position, ArrayKind.INT, array, offset, count, order);
+        FileTransfer.write(data(), position, ArrayKind.INT, array, offset, count, order);
     }
 
     /** Reads {@code array.length} longs at {@code position}; the file pointer does not move. */
@@ -358,7 +450,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} longs at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, long[] array, int offset, int count) throws IOException {
-        FileTransfer.read(file, position, ArrayKind.LONG, array, offset, count, order);
+        FileTransfer.read(data(), position, ArrayKind.LONG, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -368,7 +460,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, long[] array, int offset, int count) throws IOException {
-        FileTransfer.write(file, position, ArrayKind.LONG, array, offset, count, order);
+        FileTransfer.write(data(), position, ArrayKind.LONG, array, offset, count, order);
     }
 
     /** Reads {@code array.length} floats at {@code position}; the file pointer does not move. */
@@ -378,7 +470,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} floats at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, float[] array, int offset, int count) throws IOException {
-        FileTransfer.read(file, position, ArrayKind.FLOAT, array, offset, count, order);
+        FileTransfer.read(data(), position, ArrayKind.FLOAT, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -388,7 +480,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, float[] array, int offset, int count) throws IOException {
-        FileTransfer.write(file, position, ArrayKind.FLOAT, array, offset, count, order);
+        FileTransfer.write(data(), position, ArrayKind.FLOAT, array, offset, count, order);
     }
 
     /** Reads {@code array.length} doubles at {@code position}; the file pointer does not move. */
@@ -398,7 +490,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} doubles at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, double[] array, int offset, int count) throws IOException {
-        FileTransfer.read(file, position, ArrayKind.DOUBLE, array, offset, count, order);
+        FileTransfer.read(data(), position, ArrayKind.DOUBLE, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -408,14 +500,16 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, double[] array, int offset, int count) throws IOException {
-        FileTransfer.write(file, position, ArrayKind.DOUBLE, array, offset, count, order);
+        FileTransfer.write(data(), position, ArrayKind.DOUBLE, array, offset, count, order);
     }
 
     /** Closes hpio's descriptor (after any positional call in flight) and then the file itself. */
     @Override
     public void close() throws IOException {
         try {
-            file.close();
+            if (descriptorCloser != null) {
+                descriptorCloser.clean();   // closes hpio's descriptor, once
+            }
         } finally {
             super.close();
         }

@@ -63,7 +63,10 @@ final class MappedChannelRead {
         if (sizeNow < position + bytes) {
             return -1;   // not mappable, not cached, or shrunk during the copy: the staged read ends where the file does
         }
-        channel.position(position + bytes);
+        // The file ends inside the element after the last whole one: its bytes are consumed and lost, as the
+        // staged read and readFully lose them.
+        long partial = wanted < count ? Math.max(0, fileSize - position - bytes) : 0;
+        channel.position(position + bytes + partial);
         return wanted;
     }
 
