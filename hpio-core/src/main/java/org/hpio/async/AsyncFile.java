@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -392,8 +393,12 @@ public final class AsyncFile implements Closeable {
                 for (AsyncFileRequest r : requests) {
                     r.pendingParts(pending);
                 }
-                if (left <= 0 || pending.isEmpty()) {
+                if (left <= 0) {
                     break;
+                }
+                if (pending.isEmpty()) {   // a request still being submitted by another thread: it attaches or is refused
+                    LockSupport.parkNanos(Math.min(left, AsyncFileRequest.SUBMISSION_LOOK_NANOS));
+                    continue;
                 }
                 if (all) {
                     IoRequests.awaitAll(pending, left);
@@ -560,10 +565,12 @@ public final class AsyncFile implements Closeable {
             IoRequests.awaitAllUninterruptibly(e.submitted());
             tracked.remove(r);
             giveBack(r.stagingBuffers(), stagingBytes);
+            r.refused();
             throw (IOException) e.getCause();
         } catch (IOException | RuntimeException | Error e) {
             tracked.remove(r);
             giveBack(r.stagingBuffers(), stagingBytes);
+            r.refused();
             throw e;
         }
         r.attach(submitted);
@@ -599,6 +606,10 @@ public final class AsyncFile implements Closeable {
     private void check(boolean read, long position, long bytes, String what) throws IOException {
         if (position < 0) {
             throw new IOException(describe(what, bytes, position, path) + ": negative position");
+        }
+        if (bytes > Long.MAX_VALUE - position) {   // before any sum below could wrap
+            throw new IOException(describe(what, bytes, position, path) + ": it would end beyond the largest offset "
+                    + "a file can have");
         }
         if (!read && !writable) {
             throw new IOException(describe(what, bytes, position, path) + ": the file is open read-only (mode \"r\")");

@@ -18,6 +18,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The handle of one asynchronous request (000 §4.1.2, Figure 3), with the states of Figure 4: In Flight, then
@@ -240,11 +241,27 @@ public final class AsyncFileRequest {
         while (!settled()) {
             List<IoRequest> attached = Arrays.stream(parts).filter(Objects::nonNull).toList();
             if (attached.size() < parts.length) {
-                Thread.onSpinWait();   // another thread is still submitting it
+                // Another thread is still submitting it (perhaps waiting at the engine's bound): it attaches the
+                // parts, or, if the engine refuses them, settles the request as refused (see refused).
+                LockSupport.parkNanos(SUBMISSION_LOOK_NANOS);
                 continue;
             }
             IoRequests.awaitAllUninterruptibly(attached);
         }
+    }
+
+    /** How often a thread waiting for a request that another thread is still submitting looks again. */
+    static final long SUBMISSION_LOOK_NANOS = 20_000;
+
+    /**
+     * Called once by the file when the engine refused the submission (nothing of it is in flight): the request
+     * leaves flight as Error Cleared, since its initiator was told by the exception and nobody else holds it,
+     * so that a close, a cancel or a wait over the file's requests that met it while it was being submitted
+     * does not wait for it for ever.
+     */
+    void refused() {
+        transfer = null;
+        state = State.ERROR_CLEARED;
     }
 
     /**

@@ -9,14 +9,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -161,5 +165,60 @@ class AsyncFileStateTest {
         f.close();
         assertEquals(AsyncFileRequest.State.COMPLETED, r.state());
         assertEquals(5, buffer[999]);
+    }
+
+    @Test
+    void aRequestWhoseSubmissionFailsHoldsUpNeitherCloseNorAWait() throws Exception {
+        IoEngine onePlace = IoEngines.openThreads(EngineConfig.defaults().withThreads(1).withMaxInFlight(1),
+                r -> Thread.ofPlatform().daemon().unstarted(() -> {
+                    try {
+                        gate.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    r.run();
+                }));
+        try {
+            AsyncFile f = AsyncFile.allToEngine(data, "r", AsyncFileOptions.defaults(), onePlace);
+            AsyncFileRequest first = f.readArray(0, new byte[10]);   // the engine's one place, held at the gate
+            AtomicReference<Throwable> refused = new AtomicReference<>();
+            Thread waiting = Thread.ofPlatform().start(() -> {
+                try {
+                    f.readArray(100, new byte[10]);   // waits at the engine's bound
+                } catch (Throwable e) {
+                    refused.set(e);
+                }
+            });
+            while (waiting.getState() != Thread.State.WAITING && waiting.getState() != Thread.State.TIMED_WAITING) {
+                Thread.sleep(1);
+            }
+            Thread closing = Thread.ofPlatform().start(() -> {
+                try {
+                    f.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            Thread.sleep(50);
+            waiting.interrupt();   // its submission fails: nothing of it is in flight
+            waiting.join(10_000);
+            assertInstanceOf(InterruptedIOException.class, refused.get());
+            assertFalse(f.allDone(50), "the held request is still in flight");
+            gate.countDown();
+            closing.join(10_000);
+            assertFalse(closing.isAlive(), "close waited for the refused request for ever");
+            assertTrue(first.done());
+        } finally {
+            onePlace.close();
+        }
+    }
+
+    @Test
+    void aTransferEndingBeyondTheLargestOffsetIsRefusedAtInitiation() throws Exception {
+        try (AsyncFile f = open("rw")) {
+            IOException read = assertThrows(IOException.class, () -> f.readArray(Long.MAX_VALUE - 4, new long[1]));
+            assertTrue(read.getMessage().contains("largest offset"), read.getMessage());
+            assertThrows(IOException.class, () -> f.writeArray(Long.MAX_VALUE - 4, new long[1]));
+        }
     }
 }

@@ -619,6 +619,22 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
      * failure completes it with EIO (nothing stays live) and is rethrown.
      */
     final void runBlocking(J job) {
+        if (claimedByCaller(job)) {
+            runClaimed(job);
+        }
+    }
+
+    /**
+     * Whether the calling thread may run {@code job} itself ({@link #perform}, a buffer only the submitter can
+     * use): false when a cancel took it first (then it is finished already). The thread-pool engine's cancel
+     * ends a job nobody runs yet; its claim here keeps it from ending one that this thread is about to run.
+     */
+    boolean claimedByCaller(J job) {
+        return true;
+    }
+
+    /** Runs {@code job}, claimed by this thread, and completes it. */
+    final void runClaimed(J job) {
         BlockingIo.Outcome outcome;
         try {
             outcome = BlockingIo.run(job);

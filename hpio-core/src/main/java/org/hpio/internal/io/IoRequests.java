@@ -33,16 +33,17 @@ public final class IoRequests {
 
     /**
      * Waits at most {@code timeoutNanos} until at least one request of {@code requests} is done (true), or
-     * the time passed (false). An empty list is never satisfied.
+     * the time passed (false). An empty list is never satisfied: false at once, without waiting.
      */
     public static boolean awaitAny(List<IoRequest> requests, long timeoutNanos) throws InterruptedException {
         return await(requests, false, timeoutNanos);
     }
 
     static boolean await(List<IoRequest> requests, boolean all, long timeoutNanos) throws InterruptedException {
-        if (!requests.isEmpty()) {
-            requests.getFirst().engine().reapAvailable();   // completions the kernel already posted
+        if (requests.isEmpty()) {
+            return all;   // all of none are done; any of none never is, and no wait can change that
         }
+        requests.getFirst().engine().reapAvailable();   // completions the kernel already posted
         if (satisfied(requests, all)) {
             return true;
         }

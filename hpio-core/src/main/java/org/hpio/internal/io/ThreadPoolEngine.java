@@ -37,7 +37,7 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
         @Override
         public void run() {
             if (state.compareAndSet(QUEUED, RUNNING)) {
-                engine.runBlocking(this);
+                engine.runClaimed(this);
             }
         }
     }
@@ -103,6 +103,12 @@ public final class ThreadPoolEngine extends EngineBase<ThreadPoolEngine.PoolJob>
             }
         }
         return requests;
+    }
+
+    /** A job run on its submitter's thread is RUNNING first, as a worker's is: a cancel then leaves it to finish. */
+    @Override
+    boolean claimedByCaller(PoolJob job) {
+        return job.state.compareAndSet(QUEUED, RUNNING);
     }
 
     @Override

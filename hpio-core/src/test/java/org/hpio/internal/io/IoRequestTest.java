@@ -126,4 +126,11 @@ class IoRequestTest {
         request.whenDone(() -> ran.set(true));
         assertTrue(ran.get());
     }
+
+    @Test
+    void anEmptyListIsAllDoneAndNeverAnyDoneWithoutWaiting() throws InterruptedException {
+        assertTrue(IoRequests.awaitAll(List.of(), Long.MAX_VALUE));
+        assertFalse(IoRequests.awaitAny(List.of(), 1_000_000_000L));
+        assertFalse(IoRequests.awaitAny(List.of(), Long.MAX_VALUE), "returns: an infinite wait on nothing never ends");
+    }
 }

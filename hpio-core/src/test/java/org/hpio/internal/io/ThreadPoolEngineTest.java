@@ -8,12 +8,15 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -133,5 +136,31 @@ class ThreadPoolEngineTest extends EngineContractTest {
         own.enqueue(job);   // its thread goes on
         assertTrue(job.request.isCancelled(), job.request.toString());
         assertEquals(0, own.inFlight());
+    }
+
+    @Test
+    void aCancelLeavesAJobItsSubmitterRunsToFinish() throws Exception {
+        try (IoEngine engine = open(EngineConfig.defaults());
+             NativeFile zero = NativeFile.open(Path.of("/dev/zero"), Syscalls.O_RDONLY)) {
+            MemorySegment big = arena.allocate(512L << 20);
+            AtomicReference<IoRequest> performed = new AtomicReference<>();
+            Thread submitter = Thread.ofPlatform().start(() -> {
+                try {
+                    performed.set(engine.perform(IoOperation.read(zero, big, 0)));   // a long pread on this thread
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (engine.inFlight() == 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            engine.cancelAll(zero);   // the channel's close: must not end a job a thread is running
+            submitter.join(30_000);
+            IoRequest request = performed.get();
+            assertEquals(0, request.errno(), "the pread ran to its end: not reported cancelled");
+            assertEquals(512L << 20, request.result());
+            assertEquals(0, engine.inFlight());
+        }
     }
 }
