@@ -354,6 +354,20 @@ abstract class EngineBase<J extends EngineBase.Job> implements Completions {
         return admitWithPlace(op, fault);
     }
 
+    /**
+     * As {@link #admit}, for one operation of a batch: when no place is free at once, {@code beforeWaiting} runs
+     * first (the batch hands the kernel the jobs it admitted so far, whose completions free the places this one
+     * waits for; without that a batch larger than the free places waited for itself).
+     */
+    final J admitInBatch(IoOperation op, Runnable beforeWaiting) throws IOException {
+        InjectedFault fault = checkAdmission(op);
+        if (!waitingForPlace.isEmpty() || !permits.tryAcquire(1)) {
+            beforeWaiting.run();
+            acquirePermit();
+        }
+        return admitWithPlace(op, fault);
+    }
+
     /** The checks before a place is taken: engine open, O_DIRECT alignment, an injected refusal (thrown). */
     private InjectedFault checkAdmission(IoOperation op) throws IOException {
         if (closing) {

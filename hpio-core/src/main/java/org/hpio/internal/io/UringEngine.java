@@ -274,9 +274,10 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         List<UringJob> jobs = new ArrayList<>(operations.size());
         List<IoRequest> requests = new ArrayList<>(operations.size());
         IOException failure = null;
+        Runnable submitAdmitted = () -> submitBatch(jobs);   // before a wait for a place (see admitInBatch)
         for (IoOperation op : operations) {
             try {
-                UringJob job = admit(op);
+                UringJob job = admitInBatch(op, submitAdmitted);
                 requests.add(job.request);
                 if (!injectedFault(job)) {
                     jobs.add(job);
@@ -286,11 +287,21 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
                 break;
             }
         }
+        if (jobs.isEmpty() && failure != null) {
+            throw requests.isEmpty() ? failure : new PartialSubmissionException(requests, operations.size(), failure);
+        }
+        submitBatch(jobs);
+        reapAvailable();
+        if (failure != null) {
+            throw new PartialSubmissionException(requests, operations.size(), failure);
+        }
+        return requests;
+    }
+
+    /** Hands {@code jobs} (admitted, not yet queued) to the kernel in one io_uring_enter, then empties the list. */
+    private void submitBatch(List<UringJob> jobs) {
         if (jobs.isEmpty()) {
-            if (failure != null) {
-                throw requests.isEmpty() ? failure : new PartialSubmissionException(requests, operations.size(), failure);
-            }
-            return requests;
+            return;
         }
         submitLock.lock();
         try {
@@ -301,12 +312,8 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
         } finally {
             submitLock.unlock();
         }
+        jobs.clear();
         finishAbandoned();
-        reapAvailable();
-        if (failure != null) {
-            throw new PartialSubmissionException(requests, operations.size(), failure);
-        }
-        return requests;
     }
 
     /**

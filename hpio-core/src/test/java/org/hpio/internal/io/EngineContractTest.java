@@ -653,4 +653,18 @@ abstract class EngineContractTest {
             thread.shutdownNow();
         }
     }
+
+    @Test
+    void aBatchOfMoreOperationsThanPlacesIsSubmittedInTurn() throws Exception {
+        try (IoEngine onePlace = open(EngineConfig.defaults().withMaxInFlight(1))) {
+            List<IoRequest> requests = assertTimeoutPreemptively(Duration.ofSeconds(30),
+                    () -> onePlace.submitAll(List.of(IoOperation.nop(), IoOperation.nop(), IoOperation.nop())));
+            assertEquals(3, requests.size());
+            assertTrue(IoRequests.awaitAll(requests, TimeUnit.SECONDS.toNanos(30)));
+            for (IoRequest r : requests) {
+                assertEquals(0, r.errno());
+            }
+            assertEquals(0, onePlace.inFlight());
+        }
+    }
 }
