@@ -104,7 +104,7 @@ public final class AsyncFile implements Closeable {
     public static final int TIME_INF = -1;
     /** The operation name of a force request. */
     static final String FORCE = "force";
-    /** Reads larger than this go to the engine in parts (a kernel read moves at most about 2 GiB). */
+    /** Reads and plain writes larger than this go to the engine in parts (the kernel moves at most about 2 GiB a call). */
     static final long MAX_PART = 1L << 30;
 
     private final Path path;
@@ -468,8 +468,11 @@ public final class AsyncFile implements Closeable {
         }
         Route route = route(read, durable, bytes);
         acquireSlot();
-        int partCount = bytes == 0 ? 0 : read ? (int) ((bytes + MAX_PART - 1) / MAX_PART) : 1;
-        long partSize = read ? MAX_PART : bytes;
+        // A read, or a plain write, goes in parts of at most MAX_PART (the kernel moves at most about 2 GiB per
+        // call); a durable write is one part, whose short writes the engine continues (linked to its fsync).
+        boolean split = read || !durable;
+        int partCount = bytes == 0 ? 0 : split ? (int) ((bytes + MAX_PART - 1) / MAX_PART) : 1;
+        long partSize = split ? MAX_PART : bytes;
         boolean staged = transfer.direct() == null;
         long stagingBytes = 0;
         for (int i = 0; staged && i < partCount; i++) {

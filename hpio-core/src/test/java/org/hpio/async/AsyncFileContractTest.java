@@ -20,6 +20,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.StandardOpenOption;
+import java.nio.channels.FileChannel;
 import java.nio.ReadOnlyBufferException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -446,6 +448,25 @@ abstract class AsyncFileContractTest {
                 t.join(60_000);
             }
             assertEquals(List.of(), failures);
+        }
+    }
+
+    @Test
+    void aPlainWriteLargerThanOneKernelCallIsWrittenInParts() throws Exception {
+        // A sparse source mapped read-only (its pages are never touched by /dev/null): 2 GiB and 4 KiB.
+        Path source = dir.resolve("sparse-source");
+        long bytes = (2L << 30) + 4096;
+        try (FileChannel ch = FileChannel.open(source, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+             Arena arena = Arena.ofShared()) {
+            ch.truncate(0);
+            ch.write(ByteBuffer.wrap(new byte[1]), bytes - 1);
+            MemorySegment src = ch.map(FileChannel.MapMode.READ_ONLY, 0, bytes, arena);
+            try (AsyncFile sink = open(Path.of("/dev/null"), "rw")) {
+                AsyncFileRequest r = sink.write(0, src);
+                assertTrue(r.done(AsyncFile.TIME_INF));
+                assertEquals(bytes, r.transferred());
+            }
         }
     }
 }
