@@ -42,17 +42,20 @@ import java.util.Objects;
  * {@code getChannel().force}); when the constructor created the file, it forced the directory too, so the
  * new name is durable before any data is.
  *
- * <p>A file that is not a regular file (a device, a pipe) is opened once, by the {@code RandomAccessFile}
- * alone: its arrays are read and written at the file pointer through that descriptor, as {@code readInt} in
- * a loop would (the bytes of a trailing partial element consumed and lost, as with {@code readFully}); the
- * positional calls, which need a regular file's offsets, throw IOException.
+ * <p>A file that is not a regular file (a device, a pipe) has no size to check reads against: its arrays are
+ * read and written at the file pointer through the {@code RandomAccessFile}'s own descriptor, as {@code readInt}
+ * in a loop would (the bytes of a trailing partial element consumed and lost, as with {@code readFully});
+ * a positional write goes to hpio's descriptor as for any file (a device's error, say /dev/full's ENOSPC, is
+ * the call's), and a positional read throws IOException.
  *
  * <p>Descriptors: hpio's second descriptor is closed by {@link #close}, or, for an instance dropped unclosed,
  * when the garbage collector finds it unreachable (as the JDK's {@code RandomAccessFile} closes its own).
  */
 public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataInput, BulkDataOutput {
-    /** hpio's descriptor for positional transfers; null for a file that is not regular (see the class comment). */
+    /** hpio's descriptor for positional transfers. */
     private final NativeFile file;
+    /** Whether the file is a regular one, with a size (see the class comment). */
+    private final boolean regular;
     private final ByteOrder order;
     /** The path in messages. */
     private final String path;
@@ -93,13 +96,13 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
         try {
             this.order = Objects.requireNonNull(arrayOrder, "arrayOrder");
             this.path = file.getPath();
-            // A device or pipe is not opened twice (a second open can block, or act on a device).
-            opened = Files.isRegularFile(file.toPath()) ? NativeFile.open(file.toPath(), openFlags(mode)) : null;
-            if (opened != null && !existed && !mode.equals("r")) {
+            this.regular = Files.isRegularFile(file.toPath());
+            opened = NativeFile.open(file.toPath(), openFlags(mode));
+            if (!existed && !mode.equals("r")) {
                 NativeFile.forceDirectory(file.toPath().toAbsolutePath().getParent());   // the new name is durable
             }
             this.file = opened;
-            this.descriptorCloser = opened == null ? null : CLEANER.register(this, new DescriptorCloser(opened));
+            this.descriptorCloser = CLEANER.register(this, new DescriptorCloser(opened));
         } catch (IOException | RuntimeException e) {
             if (opened != null) {
                 opened.close();
@@ -123,17 +126,15 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
     }
 
     /**
-     * hpio's descriptor for a transfer at an explicit position.
+     * hpio's descriptor for a read at an explicit position.
      *
-     * @throws IOException for a file that is not regular, which has no such offsets
+     * @throws IOException for a file that is not regular, which has no size to check the read against
      */
-    private NativeFile data() throws IOException {
-        NativeFile f = file;
-        if (f == null) {
-            throw new IOException(path + " is not a regular file: its arrays are read and written at the file "
-                    + "pointer only");
+    private NativeFile forRead() throws IOException {
+        if (!regular) {
+            throw new IOException(path + " is not a regular file: its arrays are read at the file pointer only");
         }
-        return f;
+        return file;
     }
 
     /**
@@ -145,9 +146,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
     @Override
     public void setLength(long newLength) throws IOException {
         super.setLength(newLength);
-        if (file != null) {
-            file.forgetSize();
-        }
+        file.forgetSize();
     }
 
     private static int openFlags(String mode) {
@@ -166,22 +165,22 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
     }
 
     private void readAtPointer(ArrayKind kind, Object array, int offset, int count) throws IOException {
-        if (file == null) {
+        if (!regular) {
             readThroughThisDescriptor(kind, array, offset, count);
             return;
         }
         long position = getFilePointer();
-        FileTransfer.read(data(), position, kind, array, offset, count, order);
+        FileTransfer.read(forRead(), position, kind, array, offset, count, order);
         seek(position + kind.byteSize(count));
     }
 
     private void writeAtPointer(ArrayKind kind, Object array, int offset, int count) throws IOException {
-        if (file == null) {
+        if (!regular) {
             writeThroughThisDescriptor(kind, array, offset, count);
             return;
         }
         long position = getFilePointer();
-        FileTransfer.write(data(), position, kind, array, offset, count, order);
+        FileTransfer.write(file, position, kind, array, offset, count, order);
         seek(position + kind.byteSize(count));
     }
 
@@ -316,7 +315,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
         List<Object> rows = NestedArrays.rows(nested);
         FileTransfer.checkPosition(position);
         long total = NestedArrays.byteSize(rows);
-        long available = data().size() - position;
+        long available = forRead().size() - position;
         if (total > 0 && total > available) {
             throw new EOFException("end of file: " + total + " bytes of rows requested at offset " + position
                     + " of " + file.path() + " but only " + Math.max(0, available) + " remain; nothing read");
@@ -324,7 +323,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
         for (Object row : rows) {
             ArrayKind kind = ArrayKind.of(row);
             int length = kind.length(row);
-            FileTransfer.read(data(), position, kind, row, 0, length, order);
+            FileTransfer.read(forRead(), position, kind, row, 0, length, order);
             position += kind.byteSize(length);
         }
         return position;
@@ -337,7 +336,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
         for (Object row : rows) {
             ArrayKind kind = ArrayKind.of(row);
             int length = kind.length(row);
-            FileTransfer.write(data(), position, kind, row, 0, length, order);
+            FileTransfer.write(file, position, kind, row, 0, length, order);
             position += kind.byteSize(length);
         }
         return position;
@@ -350,7 +349,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} booleans at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, boolean[] array, int offset, int count) throws IOException {
-        FileTransfer.read(data(), position, ArrayKind.BOOLEAN, array, offset, count, order);
+        FileTransfer.read(forRead(), position, ArrayKind.BOOLEAN, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -360,7 +359,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, boolean[] array, int offset, int count) throws IOException {
-        FileTransfer.write(data(), position, ArrayKind.BOOLEAN, array, offset, count, order);
+        FileTransfer.write(file, position, ArrayKind.BOOLEAN, array, offset, count, order);
     }
 
     /** Reads {@code array.length} bytes at {@code position}; the file pointer does not move. */
@@ -370,7 +369,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} bytes at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, byte[] array, int offset, int count) throws IOException {
-        FileTransfer.read(data(), position, ArrayKind.BYTE, array, offset, count, order);
+        FileTransfer.read(forRead(), position, ArrayKind.BYTE, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -380,7 +379,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, byte[] array, int offset, int count) throws IOException {
-        FileTransfer.write(data(), position, ArrayKind.BYTE, array, offset, count, order);
+        FileTransfer.write(file, position, ArrayKind.BYTE, array, offset, count, order);
     }
 
     /** Reads {@code array.length} chars at {@code position}; the file pointer does not move. */
@@ -390,7 +389,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} chars at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, char[] array, int offset, int count) throws IOException {
-        FileTransfer.read(data(), position, ArrayKind.CHAR, array, offset, count, order);
+        FileTransfer.read(forRead(), position, ArrayKind.CHAR, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -400,7 +399,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, char[] array, int offset, int count) throws IOException {
-        FileTransfer.write(data(), position, ArrayKind.CHAR, array, offset, count, order);
+        FileTransfer.write(file, position, ArrayKind.CHAR, array, offset, count, order);
     }
 
     /** Reads {@code array.length} shorts at {@code position}; the file pointer does not move. */
@@ -410,7 +409,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} shorts at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, short[] array, int offset, int count) throws IOException {
-        FileTransfer.read(data(), position, ArrayKind.SHORT, array, offset, count, order);
+        FileTransfer.read(forRead(), position, ArrayKind.SHORT, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -420,7 +419,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, short[] array, int offset, int count) throws IOException {
-        FileTransfer.write(data(), position, ArrayKind.SHORT, array, offset, count, order);
+        FileTransfer.write(file, position, ArrayKind.SHORT, array, offset, count, order);
     }
 
     /** Reads {@code array.length} ints at {@code position}; the file pointer does not move. */
@@ -430,7 +429,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} ints at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, int[] array, int offset, int count) throws IOException {
-        FileTransfer.read(data(), position, ArrayKind.INT, array, offset, count, order);
+        FileTransfer.read(forRead(), position, ArrayKind.INT, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -440,7 +439,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, int[] array, int offset, int count) throws IOException {
-        FileTransfer.write(data(), position, ArrayKind.INT, array, offset, count, order);
+        FileTransfer.write(file, position, ArrayKind.INT, array, offset, count, order);
     }
 
     /** Reads {@code array.length} longs at {@code position}; the file pointer does not move. */
@@ -450,7 +449,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} longs at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, long[] array, int offset, int count) throws IOException {
-        FileTransfer.read(data(), position, ArrayKind.LONG, array, offset, count, order);
+        FileTransfer.read(forRead(), position, ArrayKind.LONG, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -460,7 +459,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, long[] array, int offset, int count) throws IOException {
-        FileTransfer.write(data(), position, ArrayKind.LONG, array, offset, count, order);
+        FileTransfer.write(file, position, ArrayKind.LONG, array, offset, count, order);
     }
 
     /** Reads {@code array.length} floats at {@code position}; the file pointer does not move. */
@@ -470,7 +469,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} floats at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, float[] array, int offset, int count) throws IOException {
-        FileTransfer.read(data(), position, ArrayKind.FLOAT, array, offset, count, order);
+        FileTransfer.read(forRead(), position, ArrayKind.FLOAT, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -480,7 +479,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, float[] array, int offset, int count) throws IOException {
-        FileTransfer.write(data(), position, ArrayKind.FLOAT, array, offset, count, order);
+        FileTransfer.write(file, position, ArrayKind.FLOAT, array, offset, count, order);
     }
 
     /** Reads {@code array.length} doubles at {@code position}; the file pointer does not move. */
@@ -490,7 +489,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Reads {@code count} doubles at {@code position} into {@code array[offset ..]}; the file pointer does not move. */
     public void readArray(long position, double[] array, int offset, int count) throws IOException {
-        FileTransfer.read(data(), position, ArrayKind.DOUBLE, array, offset, count, order);
+        FileTransfer.read(forRead(), position, ArrayKind.DOUBLE, array, offset, count, order);
     }
 
     /** Writes every element of {@code array} at {@code position}; the file pointer does not move. */
@@ -500,16 +499,14 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
 
     /** Writes {@code array[offset .. offset + count)} at {@code position}; the file pointer does not move. */
     public void writeArray(long position, double[] array, int offset, int count) throws IOException {
-        FileTransfer.write(data(), position, ArrayKind.DOUBLE, array, offset, count, order);
+        FileTransfer.write(file, position, ArrayKind.DOUBLE, array, offset, count, order);
     }
 
     /** Closes hpio's descriptor (after any positional call in flight) and then the file itself. */
     @Override
     public void close() throws IOException {
         try {
-            if (descriptorCloser != null) {
-                descriptorCloser.clean();   // closes hpio's descriptor, once
-            }
+            descriptorCloser.clean();   // closes hpio's descriptor, once
         } finally {
             super.close();
         }
