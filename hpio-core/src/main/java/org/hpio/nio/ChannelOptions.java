@@ -100,6 +100,9 @@ record ChannelOptions(boolean readable, boolean writable, boolean append, boolea
         if (forJdk.contains(LinkOption.NOFOLLOW_LINKS)) {
             flags |= Syscalls.O_NOFOLLOW;
         }
+        if (append) {
+            flags |= Syscalls.O_APPEND;   // an append-only file (chattr +a) opens for writing only so
+        }
         if (direct) {
             flags |= Syscalls.O_DIRECT;
         }

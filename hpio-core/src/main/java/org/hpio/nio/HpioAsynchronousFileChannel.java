@@ -119,14 +119,17 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
             if (late != null) {   // the JDK's channel serves until hpio's native calls are ready
                 return new HpioAsynchronousFileChannel(engines, null, late, path, jdk, executor, options);
             }
-            if (!NativeFiles.servedByEngine(jdkProvider, path)) {
+            if (!NativeFiles.servedByEngineOrNone(jdkProvider, path)) {
                 if (!options.direct() && !options.deleteOnClose()) {
                     return jdk;
                 }
                 jdk.close();   // opened again with the two options hpio's descriptor would have carried
                 return jdkProvider.newAsynchronousFileChannel(path, options.forJdkAlone(), executor, attrs);
             }
-            NativeFile file = NativeFiles.open(jdkProvider, path, options);
+            NativeFile file = NativeFiles.openOrNull(jdkProvider, path, options);
+            if (file == null) {   // hpio's open refused where the JDK's succeeded: the JDK's channel alone
+                return jdk;
+            }
             return new HpioAsynchronousFileChannel(engines, file, null, path, jdk, executor, options);
         } catch (IOException | RuntimeException | Error e) {
             jdk.close();

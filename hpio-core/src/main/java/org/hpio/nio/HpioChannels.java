@@ -9,6 +9,8 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.spi.FileSystemProvider;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
@@ -36,8 +38,15 @@ public final class HpioChannels {
         return Holder.PROVIDER;
     }
 
+    /** The options as the JDK's {@code FileChannel.open} takes them: repeats allowed, a null one a NullPointerException. */
+    private static Set<OpenOption> optionSet(OpenOption... options) {
+        Set<OpenOption> set = new HashSet<>(options.length);
+        Collections.addAll(set, options);
+        return set;
+    }
+
     public static FileChannel open(Path path, OpenOption... options) throws IOException {
-        return open(path, Set.of(options));
+        return open(path, optionSet(options));
     }
 
     public static FileChannel open(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
@@ -46,7 +55,7 @@ public final class HpioChannels {
     }
 
     public static AsynchronousFileChannel openAsynchronous(Path path, OpenOption... options) throws IOException {
-        return openAsynchronous(path, Set.of(options), null);
+        return openAsynchronous(path, optionSet(options), null);
     }
 
     /** Handlers run on {@code executor}, or on hpio's default pool when it is null. */

@@ -118,14 +118,17 @@ final class HpioFileChannel extends FileChannel {
             if (late != null) {   // the JDK's channel serves until hpio's native calls are ready
                 return new HpioFileChannel(engines, null, late, jdk, jdkProvider, path, options);
             }
-            if (!NativeFiles.servedByEngine(jdkProvider, path)) {
+            if (!NativeFiles.servedByEngineOrNone(jdkProvider, path)) {
                 if (!options.direct() && !options.deleteOnClose()) {
                     return jdk;
                 }
                 jdk.close();   // opened again with the two options hpio's descriptor would have carried
                 return jdkProvider.newFileChannel(path, options.forJdkAlone(), attrs);
             }
-            NativeFile file = NativeFiles.open(jdkProvider, path, options);
+            NativeFile file = NativeFiles.openOrNull(jdkProvider, path, options);
+            if (file == null) {   // hpio's open refused where the JDK's succeeded: the JDK's channel alone
+                return jdk;
+            }
             return new HpioFileChannel(engines, file, jdk, jdkProvider, path, options);
         } catch (IOException | RuntimeException | Error e) {
             jdk.close();

@@ -57,7 +57,7 @@ final class HpioFileSystem extends FileSystem {
         for (Path root : delegate.getRootDirectories()) {
             roots.add(wrap(root));
         }
-        return roots;
+        return List.copyOf(roots);   // unmodifiable, as the JDK's
     }
 
     @Override

@@ -41,12 +41,53 @@ final class NativeFiles {
     static boolean servedByEngine(FileSystemProvider jdkProvider, Path path) throws IOException {
         if (NativeAccess.available()) {
             // One statx; statfs only for a file without a device of its own, where every pseudo file system is.
-            Statx statx = Statx.of(path.toString(), Statx.STATX_TYPE);
+            String name = NativeFile.nameOf(path);
+            Statx statx = Statx.of(name, Statx.STATX_TYPE);
             return statx.isRegularFile() && (!statx.onAnonymousDevice()
-                    || !FileSystemType.isPseudo(FileSystemType.of(path.toString())));
+                    || !FileSystemType.isPseudo(FileSystemType.of(name)));
         }
         return jdkProvider.readAttributes(path, BasicFileAttributes.class).isRegularFile()
                 && !isPseudoStore(jdkProvider, path);
+    }
+
+    /**
+     * {@link #servedByEngine}, false when it cannot tell (a name hpio's calls cannot spell, see
+     * {@code Syscalls.cName}; the file gone meanwhile): the JDK's channel, already open, then serves alone.
+     */
+    static boolean servedByEngineOrNone(FileSystemProvider jdkProvider, Path path) {
+        try {
+            return servedByEngine(jdkProvider, path);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * {@link #open}, or null when hpio's open is refused where the JDK's just succeeded: a file created with a
+     * mode that forbids this access (the creating open ignores it), an append-only file, a name hpio's calls
+     * cannot spell. The caller's JDK channel then serves alone, as the JDK would have (with O_DIRECT the
+     * refusal is thrown: the JDK's channel alone would go through the page cache); with DELETE_ON_CLOSE the
+     * name is unlinked here as the JDK's open would have, a best effort.
+     */
+    static NativeFile openOrNull(FileSystemProvider jdkProvider, Path path, ChannelOptions options)
+            throws IOException {
+        try {
+            return open(jdkProvider, path, options);
+        } catch (IOException e) {
+            if (options.direct()) {
+                throw e;
+            }
+            System.getLogger(NativeFiles.class.getName()).log(System.Logger.Level.DEBUG,
+                    "the JDK's channel serves " + path + " alone: hpio's open was refused: " + e.getMessage());
+            if (options.deleteOnClose()) {
+                try {
+                    jdkProvider.deleteIfExists(path);
+                } catch (IOException ignored) {
+                    // a best effort, as the JDK's
+                }
+            }
+            return null;
+        }
     }
 
     /**

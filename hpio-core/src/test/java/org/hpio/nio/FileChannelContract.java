@@ -2,6 +2,7 @@ package org.hpio.nio;
 
 import org.hpio.internal.io.EngineConfig;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -597,5 +598,45 @@ abstract class FileChannelContract {
             assertEquals(10, ch.transferTo(0, 10, writeOnly));
             assertEquals(10, writeOnly.position());
         }
+    }
+
+    /** Runs {@code command} with sh in {@link #dir}; false when it fails (a tool missing, a file system that refuses). */
+    boolean shell(String command) throws Exception {
+        Process p = new ProcessBuilder("sh", "-c", command).directory(dir.toFile()).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        return p.waitFor() == 0;
+    }
+
+    @Test
+    void aNameThatIsNotACharacterStringOpensAsTheJdkOpensIt() throws Exception {
+        assertTrue(shell("printf abc > \"$(printf 'f\\351')\""), "made a file whose name is the byte 0xE9 after f");
+        Path odd;
+        try (var names = Files.list(dir)) {
+            odd = names.filter(p -> p.getFileName().toString().startsWith("f") && !p.equals(file)).findFirst()
+                    .orElseThrow();
+        }
+        try (FileChannel plain = running.opener().open(odd)) {
+            ByteBuffer got = ByteBuffer.allocate(3);
+            assertEquals(3, plain.read(got));
+            assertArrayEquals("abc".getBytes(), got.array());
+        }
+        try (FileChannel rw = running.opener().open(odd, READ, WRITE)) {
+            rw.write(ByteBuffer.wrap("d".getBytes()), 3);
+            assertEquals(4, rw.size());
+        }
+    }
+
+    @Test
+    void anAppendOnlyFileOpensForAppendingAsTheJdkOpensIt() throws Exception {
+        Path log = dir.resolve("append-only.log");
+        Files.write(log, "a".getBytes());
+        Assumptions.assumeTrue(shell("chattr +a append-only.log"),
+                "chattr +a is not available here");
+        try (FileChannel ch = running.opener().open(log, WRITE, APPEND)) {
+            assertEquals(1, ch.write(ByteBuffer.wrap("b".getBytes())));
+        } finally {
+            shell("chattr -a append-only.log");
+        }
+        assertArrayEquals("ab".getBytes(), Files.readAllBytes(log));
     }
 }

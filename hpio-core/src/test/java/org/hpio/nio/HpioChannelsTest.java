@@ -1504,4 +1504,21 @@ class HpioChannelsTest {
         }
         throw new AssertionError(thread + " never parked: " + thread.getState());
     }
+
+    @Test
+    void repeatedOptionsAreAcceptedAndTheRootsCannotBeChangedAsTheJdksOnes() throws Exception {
+        Path f = dir.resolve("repeated.bin");
+        Files.write(f, new byte[] {1, 2, 3});
+        try (FileChannel ch = HpioChannels.open(f, READ, READ)) {
+            assertEquals(3, ch.size());
+        }
+        try (AsynchronousFileChannel ch = HpioChannels.openAsynchronous(f, READ,
+                READ)) {
+            assertEquals(3, ch.size());
+        }
+        Iterable<Path> roots = HpioChannels.provider().getFileSystem(URI.create("file:///")).getRootDirectories();
+        var it = roots.iterator();
+        it.next();
+        assertThrows(UnsupportedOperationException.class, it::remove);
+    }
 }

@@ -60,7 +60,7 @@ public final class FileSystemType {
     /** The magic number of the file system {@code path} (followed through symbolic links) lives on. */
     public static int of(String path) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment cPath = arena.allocateFrom(path);
+            MemorySegment cPath = Syscalls.cName(arena, path);
             MemorySegment buffer = arena.allocate(STATFS_BYTES, 8);
             Syscalls.call("statfs", path, -1, true, c -> (int) STATFS.invokeExact(c, cPath, buffer));
             return buffer.get(JAVA_INT, MAGIC_OFFSET);

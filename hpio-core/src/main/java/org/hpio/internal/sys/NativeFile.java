@@ -56,9 +56,18 @@ public final class NativeFile implements Closeable {
         this.path = path;
     }
 
+    /**
+     * The name hpio's system calls give {@code path}: a relative path resolved as the JDK resolves it (against
+     * {@code user.dir}, which a program may set apart from the process's working directory; "" is that
+     * directory), so that a name leads to the same file in hpio's calls as in the JDK's.
+     */
+    public static String nameOf(Path path) {
+        return path.isAbsolute() ? path.toString() : path.toAbsolutePath().toString();
+    }
+
     /** Opens {@code path} with open(2) {@code flags} (O_CREAT creates with mode 0666 less the umask). */
     public static NativeFile open(Path path, int flags) throws IOException {
-        String name = path.toString();
+        String name = nameOf(path);
         FileCalls calls = NativeAccess.available() ? DescriptorCalls.open(name, flags) : ChannelCalls.open(path, flags);
         return new NativeFile(calls, flags, name);
     }

@@ -106,7 +106,7 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
 
     private static Statx statx(int dirfd, String name, int flags, int mask, String path) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment cName = arena.allocateFrom(name);
+            MemorySegment cName = Syscalls.cName(arena, name);
             MemorySegment buffer = arena.allocate(LAYOUT);
             Syscalls.call("statx", path, -1, true,
                     c -> (int) STATX.invokeExact(c, dirfd, cName, flags, mask, buffer));

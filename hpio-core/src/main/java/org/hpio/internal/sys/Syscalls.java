@@ -9,6 +9,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -40,6 +42,7 @@ public final class Syscalls {
     public static final int O_CREAT = 0100;
     public static final int O_EXCL = 0200;
     public static final int O_TRUNC = 01000;
+    public static final int O_APPEND = 02000;
     public static final int O_DSYNC = 010000;
     /** O_DIRECT, whose value is the architecture's (see {@link #oDirect}). */
     public static final int O_DIRECT = oDirect(System.getProperty("os.arch", ""));
@@ -259,10 +262,38 @@ public final class Syscalls {
         }
     }
 
+    /**
+     * The charset of file names in system calls: the JDK's own ({@code sun.jnu.encoding}, from the locale), so
+     * that a name means the same file to hpio's calls as to the JDK's; UTF-8 where that is missing.
+     */
+    private static final Charset NAMES = namesCharset();
+
+    private static Charset namesCharset() {
+        try {
+            return Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+        } catch (IllegalArgumentException e) {
+            return StandardCharsets.UTF_8;
+        }
+    }
+
+    /**
+     * {@code path} as the C string a system call takes, in the JDK's charset for names (the one choke point for
+     * names). A name the JDK could not decode in that charset (its bytes shown as U+FFFD) has no string that
+     * leads back to its file: refused with an IOException, before any call (the caller lets the JDK's own
+     * calls, which keep the name's bytes, serve that file).
+     */
+    public static MemorySegment cName(Arena arena, String path) throws IOException {
+        if (path.indexOf('\uFFFD') >= 0) {
+            throw new IOException(path + ": the name has bytes that are not characters in " + NAMES
+                    + " (sun.jnu.encoding): hpio's system calls cannot name it");
+        }
+        return arena.allocateFrom(path, NAMES);
+    }
+
     /** open(2), always with O_CLOEXEC. Returns the new descriptor; {@code path} names the file in errors. */
     public static int open(String path, int flags, int mode) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment cPath = arena.allocateFrom(path);
+            MemorySegment cPath = cName(arena, path);
             return (int) call("open", path, -1, true, c -> (int) Open.H.invokeExact(c, cPath, flags | O_CLOEXEC, mode));
         }
     }

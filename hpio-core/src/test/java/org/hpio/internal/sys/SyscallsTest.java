@@ -24,10 +24,11 @@ class SyscallsTest {
     @Test
     void openFlagsAreThisMachinesAsItsCHeadersSay() {
         Map<String, Long> c = CStructOffsets.evaluate(List.of("<asm/fcntl.h>"),
-                List.of("O_DIRECT", "O_NOFOLLOW", "O_DSYNC", "O_SYNC", "O_CLOEXEC", "O_CREAT", "O_EXCL", "O_TRUNC"));
+                List.of("O_DIRECT", "O_NOFOLLOW", "O_DSYNC", "O_SYNC", "O_CLOEXEC", "O_CREAT", "O_EXCL", "O_TRUNC",
+                        "O_APPEND"));
         assertEquals(List.of((long) Syscalls.O_DIRECT, (long) Syscalls.O_NOFOLLOW, (long) Syscalls.O_DSYNC,
                 (long) Syscalls.O_SYNC, (long) Syscalls.O_CLOEXEC, (long) Syscalls.O_CREAT, (long) Syscalls.O_EXCL,
-                (long) Syscalls.O_TRUNC), List.copyOf(c.values()));
+                (long) Syscalls.O_TRUNC, (long) Syscalls.O_APPEND), List.copyOf(c.values()));
     }
 
     @Test
