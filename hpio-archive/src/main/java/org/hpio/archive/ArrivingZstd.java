@@ -59,7 +59,11 @@ final class ArrivingZstd {
                     if (fed == end) {
                         return null;   // the data ends before the frame does
                     }
-                    readTo = run.awaitReadThrough(fed + 1);
+                    long readNow = run.awaitReadThrough(fed + 1);
+                    if (readNow <= fed) {
+                        return null;   // the run ends before the data does: the file was cut short since it was opened
+                    }
+                    readTo = readNow;
                     continue;
                 }
                 if (zstd.stepInto(run.fileBytes(fed, available - fed), contents, produced) != null) {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -113,6 +115,36 @@ class ArchiveLoaderFallbackTest {
             assertTrue(x.getMessage().contains("entry big.bin"), x.getMessage());
             try (LoadedFile f = loader.next()) {
                 assertArrayEquals(files.get("first"), f.toByteArray());
+            }
+        }
+        assertEquals(live, ReadRun.LIVE.get(), "every run's memory went back");
+    }
+
+    /**
+     * The same, cut before the loader is made (session 29's review): its run then ends at the short file, and the
+     * decoder, waiting for bytes past that end, was told "read through here" at once, for ever (100% CPU).
+     */
+    @Test
+    void aZstandardEntryCutBeforeTheLoaderIsMadeFailsItsPositionInsteadOfSpinning() throws Exception {
+        assumeTrue(Libzstd.available(), "libzstd missing (install Debian's libzstd1): " + Libzstd.unavailableReason());
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        ByteArrayOutputStream big = new ByteArrayOutputStream();
+        for (int i = 0; i < 20; i++) {
+            big.writeBytes(TestTrees.text(40_000, i));
+            big.writeBytes(TestTrees.random(20_000, i));
+        }
+        files.put("big.bin", big.toByteArray());
+        TestTrees.write(dir.resolve("tree"), files);
+        Path zip = dir.resolve("z.zip");
+        new ArchiveBuilder(dir.resolve("tree")).zstdLevel(3).addAll(files.keySet()).write(zip);
+        int live = ReadRun.LIVE.get();
+        try (Archive archive = Archive.open(zip)) {
+            ArchiveEntry e = archive.entry("big.bin").orElseThrow();
+            TestTrees.cutInside(zip, "big.bin", e.compressedSize() / 2);
+            try (ArchiveLoader loader = archive.loader(List.of("big.bin"), new LookAhead(1, 64 << 10, 64 << 10, 0))) {
+                IOException x = assertTimeoutPreemptively(Duration.ofSeconds(30),
+                        () -> assertThrows(IOException.class, loader::next));
+                assertTrue(x.getMessage().contains("big.bin"), x.getMessage());
             }
         }
         assertEquals(live, ReadRun.LIVE.get(), "every run's memory went back");
