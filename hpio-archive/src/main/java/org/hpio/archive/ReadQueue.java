@@ -44,8 +44,9 @@ final class ReadQueue {
         }
         while (!unstarted.isEmpty() && started.size() < MAX_PIECES_IN_FLIGHT) {
             ReadRun.Piece p = unstarted.pollFirst();
-            p.start(io);
-            started.addLast(p);
+            if (p.start(io)) {   // else its run was released (a load gave up): dropped, never read
+                started.addLast(p);
+            }
         }
     }
 

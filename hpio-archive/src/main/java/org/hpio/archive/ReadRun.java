@@ -40,13 +40,21 @@ final class ReadRun {
 
         /**
          * Starts the read; its memory is the kernel's until the request is done. A read that cannot be started
-         * is recorded, and {@link ReadRun#await()} reports it.
+         * is recorded, and {@link ReadRun#await()} reports it. False, starting nothing, once the run was released
+         * (its memory went back to the pool: a read queued behind others when a load gave up, interrupted, must
+         * never land in it); under the run's monitor, so that {@link ReadRun#release} sees every read started.
          */
-        void start(BlockIo io) {
-            try {
-                request = io.read(run.from + offset, run.memory.asSlice(offset, length));
-            } catch (IOException | RuntimeException e) {
-                startFailure = e instanceof IOException failed ? failed : new IOException(e.toString(), e);
+        boolean start(BlockIo io) {
+            synchronized (run) {
+                if (run.released) {
+                    return false;
+                }
+                try {
+                    request = io.read(run.from + offset, run.memory.asSlice(offset, length));
+                } catch (IOException | RuntimeException e) {
+                    startFailure = e instanceof IOException failed ? failed : new IOException(e.toString(), e);
+                }
+                return true;
             }
         }
 
@@ -67,6 +75,9 @@ final class ReadRun {
 
         /** Waits until the started read is done, ignoring its failure (the run reports that in its await). */
         void awaitIgnoringFailure() throws InterruptedIOException {
+            if (request == null) {
+                return;   // it failed to start (its run reports that): nothing to wait for
+            }
             try {
                 request.done(AsyncFile.TIME_INF);
             } catch (InterruptedIOException e) {
@@ -106,6 +117,8 @@ final class ReadRun {
     private final List<Piece> pieces = new ArrayList<>();
     private final String archive;
     private int refs;
+    /** Set when the last reference went (under this run's monitor): no piece starts after (see Piece#start). */
+    private boolean released;
     /** Delivered holders the loader keeps this run for, for reuse ({@link ReuseBook}'s count, under its lock). */
     int loaderHolds;
     /** Those of them that no admitted position reuses yet: droppable ({@link ReuseBook}'s count, under its lock). */
@@ -236,6 +249,7 @@ final class ReadRun {
         boolean last;
         synchronized (this) {
             last = --refs == 0;
+            released = last;
         }
         if (last) {
             // A run released after a failed or interrupted wait may still have reads in flight into its memory,
