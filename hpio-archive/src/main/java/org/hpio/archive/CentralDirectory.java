@@ -74,11 +74,38 @@ final class CentralDirectory {
     static CentralDirectory read(FileChannel channel, String archive) throws IOException {
         EndOfDirectory.Found end = EndOfDirectory.find(channel, archive);
         byte[] raw = ChannelReads.read(channel, end.offset(), (int) end.size(), archive, "central directory").array();
-        CentralDirectory directory = new CentralDirectory(archive, raw, (int) end.count(), end.offset(),
+        // The headers the directory's bytes hold, when more than the end record counts: an archive of more than
+        // 65,535 entries written without Zip64 stores the count modulo 65,536. java.util.zip, Python's zipfile
+        // and Info-ZIP read every header within the directory's size; so does hpio (it read only `count`).
+        int count = (int) Math.max(end.count(), headersIn(raw));
+        CentralDirectory directory = new CentralDirectory(archive, raw, count, end.offset(),
                 end.recordAt(), end.trailingBytes(), end.prefixBytes());
         directory.parseAll(end.offset());
         directory.checkOverlaps();
         return directory;
+    }
+
+    /** How many whole central headers {@code raw} holds back to back from its start. */
+    static int headersIn(byte[] raw) {
+        int n = 0;
+        int p = 0;
+        while (raw.length - p >= ZipFormat.CENTRAL_HEADER_SIZE && le32(raw, p) == ZipFormat.CENTRAL_HEADER) {
+            int total = ZipFormat.CENTRAL_HEADER_SIZE + le16(raw, p + 28) + le16(raw, p + 30) + le16(raw, p + 32);
+            if (raw.length - p < total) {
+                break;
+            }
+            n++;
+            p += total;
+        }
+        return n;
+    }
+
+    private static int le16(byte[] b, int p) {
+        return (b[p] & 0xff) | (b[p + 1] & 0xff) << 8;
+    }
+
+    private static int le32(byte[] b, int p) {
+        return le16(b, p) | le16(b, p + 2) << 16;
     }
 
     /** An entry name: UTF-8 when flag bit 11 is set, else code page 437. */

@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.ZipFile;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -269,6 +270,26 @@ class HostileArchiveTest {
         try (Archive archive = Archive.open(file)) {
             assertEquals(List.of(), archive.verifyAll());
             assertEquals(List.of(), archive.warnings());
+        }
+    }
+
+    /**
+     * An end record counting fewer entries than the directory holds (an archive of more than 65,535 entries
+     * written without Zip64 stores the count modulo 65,536): every header within the directory's size is read,
+     * as java.util.zip, Python's zipfile and Info-ZIP read them (session 29: hpio read only the count).
+     */
+    @Test
+    void anEndRecordCountingTooFewEntriesStillGivesEveryEntry() throws Exception {
+        Zip z = build();
+        z.putShort(z.end() + 8, 1).putShort(z.end() + 10, 1);
+        Path file = dir.resolve("undercounted.zip");
+        Files.write(file, z.bytes());
+        try (ZipFile jdk = new ZipFile(file.toFile()); Archive archive = Archive.open(file)) {
+            assertEquals(3, jdk.size());
+            assertEquals(3, archive.entries().size());
+            try (LoadedFile f = archive.load("three.txt")) {
+                assertArrayEquals(files().get("three.txt"), f.toByteArray());
+            }
         }
     }
 }
