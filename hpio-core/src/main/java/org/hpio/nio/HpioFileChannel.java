@@ -13,6 +13,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
@@ -334,6 +335,35 @@ final class HpioFileChannel extends FileChannel {
         return (int) transfer(new ByteBuffer[] {src}, false, position);
     }
 
+    /**
+     * Set for a channel the provider hands {@code Files.readAllBytes} and {@code readString} (a virtual thread's
+     * plain read-only {@code newByteChannel}): the JDK makes its own channel for those uninterruptible
+     * ({@code FileChannelImpl.setUninterruptible}), so that an interrupted thread still reads its file; so is
+     * this one. The JDK's {@code Files.newByteChannel} channel is interruptible; a virtual thread's plain
+     * read-only one from hpio is not (the provider cannot tell the two callers apart).
+     */
+    private volatile boolean uninterruptible;
+
+    void setUninterruptible() {
+        uninterruptible = true;
+    }
+
+    /** {@link #begin}, unless uninterruptible (then an interrupt neither closes the channel nor fails the call). */
+    private void beginBlocking() {
+        if (!uninterruptible) {
+            begin();
+        }
+    }
+
+    /** {@link #end}, unless uninterruptible: then only a close by another thread fails an uncompleted call. */
+    private void endBlocking(boolean completed) throws AsynchronousCloseException {
+        if (!uninterruptible) {
+            end(completed);
+        } else if (!completed && !isOpen()) {
+            throw new AsynchronousCloseException();
+        }
+    }
+
     /** A call of the JDK's channel on the file. */
     private interface JdkCall<T> {
         T call() throws IOException;
@@ -347,7 +377,7 @@ final class HpioFileChannel extends FileChannel {
     private <T> T delegated(JdkCall<T> call) throws IOException {
         boolean completed = false;
         try {
-            begin();   // an interrupt before the call closes this channel here
+            beginBlocking();   // an interrupt before the call closes this channel here
             ensureOpen();
             T result = call.call();
             completed = true;
@@ -359,7 +389,7 @@ final class HpioFileChannel extends FileChannel {
             closeQuietlyAfterInterrupt();
             throw e;
         } finally {
-            end(completed);
+            endBlocking(completed);
         }
     }
 
@@ -398,7 +428,7 @@ final class HpioFileChannel extends FileChannel {
         long moved = 0;
         BufferTransfer transfer = null;
         try {
-            begin();
+            beginBlocking();
             if (!isOpen()) {
                 return 0;   // end() throws AsynchronousCloseException or ClosedByInterruptException
             }
@@ -470,7 +500,7 @@ final class HpioFileChannel extends FileChannel {
             if (transfer != null) {
                 transfer.release();
             }
-            end(completed);
+            endBlocking(completed);
         }
     }
 
@@ -618,7 +648,7 @@ final class HpioFileChannel extends FileChannel {
         }
         boolean completed = false;
         try {
-            begin();
+            beginBlocking();
             if (!isOpen()) {
                 return;
             }
@@ -635,7 +665,7 @@ final class HpioFileChannel extends FileChannel {
             closeQuietlyAfterInterrupt();
             throw e;
         } finally {
-            end(completed);
+            endBlocking(completed);
         }
     }
 

@@ -274,7 +274,11 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
         if (rings == null) {
             return delegate.newByteChannel(unwrap(path), options);
         }
-        return HpioFileChannel.open(rings, delegate, unwrap(path), options, attrs);
+        FileChannel channel = HpioFileChannel.open(rings, delegate, unwrap(path), options, attrs);
+        if (channel instanceof HpioFileChannel hpio) {
+            hpio.setUninterruptible();   // what Files.readAllBytes and readString make the JDK's (see HpioFileChannel)
+        }
+        return channel;
     }
 
     // ---- the file system and its paths ----

@@ -1521,4 +1521,38 @@ class HpioChannelsTest {
         it.next();
         assertThrows(UnsupportedOperationException.class, it::remove);
     }
+
+    @Test
+    void filesReadAllBytesOnAnInterruptedVirtualThreadReadsTheFileAsTheJdksDoes() throws Exception {
+        HpioFileSystemProvider provider = HpioChannels.provider();
+        Path file = Files.write(dir.resolve("all.bin"), FileChannelContract.bytes(0, 5000));
+        Path hpioPath = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+        try (FileChannel ch = provider.newFileChannel(hpioPath, Set.of(READ, WRITE))) {
+            ch.force(false);   // the engines started: a virtual thread's readAllBytes then gets hpio's channel
+        }
+        AtomicReference<Object> got = new AtomicReference<>();
+        AtomicReference<Object> channel = new AtomicReference<>();
+        Thread reader = Thread.ofVirtual().start(() -> {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (channel.get() != HpioFileChannel.class && System.nanoTime() < deadline) {
+                try (var c = Files.newByteChannel(hpioPath)) {   // the JDK's until the engines' start is done
+                    channel.set(c.getClass());
+                    Thread.sleep(10);
+                } catch (IOException | InterruptedException e) {
+                    channel.set(e);
+                    return;
+                }
+            }
+            Thread.currentThread().interrupt();
+            try {
+                got.set(Files.readAllBytes(hpioPath));
+            } catch (Throwable e) {
+                got.set(e);
+            }
+        });
+        reader.join();
+        assertEquals(HpioFileChannel.class, channel.get(), "served by hpio's channel");
+        assertInstanceOf(byte[].class, got.get(), String.valueOf(got.get()));
+        assertArrayEquals(FileChannelContract.bytes(0, 5000), (byte[]) got.get());
+    }
 }
