@@ -348,15 +348,24 @@ final class HpioFileChannel extends FileChannel {
         uninterruptible = true;
     }
 
-    /** {@link #begin}, unless uninterruptible (then an interrupt neither closes the channel nor fails the call). */
-    private void beginBlocking() {
+    /**
+     * {@link #begin}, unless uninterruptible: then an interrupt neither closes the channel nor fails the call;
+     * the thread's interrupt status is set aside for the call (true when it was set: {@link #endBlocking} sets
+     * it again), since the descriptor's calls (the JDK's channel where native calls are off) would fail on it.
+     */
+    private boolean beginBlocking() {
         if (!uninterruptible) {
             begin();
+            return false;
         }
+        return Thread.interrupted();
     }
 
     /** {@link #end}, unless uninterruptible: then only a close by another thread fails an uncompleted call. */
-    private void endBlocking(boolean completed) throws AsynchronousCloseException {
+    private void endBlocking(boolean completed, boolean interruptSetAside) throws AsynchronousCloseException {
+        if (interruptSetAside) {
+            Thread.currentThread().interrupt();
+        }
         if (!uninterruptible) {
             end(completed);
         } else if (!completed && !isOpen()) {
@@ -376,8 +385,9 @@ final class HpioFileChannel extends FileChannel {
      */
     private <T> T delegated(JdkCall<T> call) throws IOException {
         boolean completed = false;
+        boolean cleared = false;   // an interrupt this uninterruptible call set aside (see beginBlocking)
         try {
-            beginBlocking();   // an interrupt before the call closes this channel here
+            cleared = beginBlocking();   // an interrupt before the call closes this channel here
             ensureOpen();
             T result = call.call();
             completed = true;
@@ -389,7 +399,7 @@ final class HpioFileChannel extends FileChannel {
             closeQuietlyAfterInterrupt();
             throw e;
         } finally {
-            endBlocking(completed);
+            endBlocking(completed, cleared);
         }
     }
 
@@ -425,10 +435,11 @@ final class HpioFileChannel extends FileChannel {
      */
     private long transfer(ByteBuffer[] buffers, boolean read, long at) throws IOException {
         boolean completed = false;
+        boolean cleared = false;   // an interrupt this uninterruptible call set aside (see beginBlocking)
         long moved = 0;
         BufferTransfer transfer = null;
         try {
-            beginBlocking();
+            cleared = beginBlocking();
             if (!isOpen()) {
                 return 0;   // end() throws AsynchronousCloseException or ClosedByInterruptException
             }
@@ -500,7 +511,7 @@ final class HpioFileChannel extends FileChannel {
             if (transfer != null) {
                 transfer.release();
             }
-            endBlocking(completed);
+            endBlocking(completed, cleared);
         }
     }
 
@@ -647,8 +658,9 @@ final class HpioFileChannel extends FileChannel {
             return;
         }
         boolean completed = false;
+        boolean cleared = false;   // an interrupt this uninterruptible call set aside (see beginBlocking)
         try {
-            beginBlocking();
+            cleared = beginBlocking();
             if (!isOpen()) {
                 return;
             }
@@ -665,7 +677,7 @@ final class HpioFileChannel extends FileChannel {
             closeQuietlyAfterInterrupt();
             throw e;
         } finally {
-            endBlocking(completed);
+            endBlocking(completed, cleared);
         }
     }
 
