@@ -92,11 +92,14 @@ final class BufferTransfer {
     /**
      * The scopes of memory nobody frees while a buffer of it is reachable: {@code ByteBuffer.allocateDirect}'s
      * (and a classic mapping's), the global arena's, an automatic arena's. Their classes, taken from instances
-     * (no internal names): any other scope is treated as an arena its owner may close.
+     * (no internal names): any other scope is treated as an arena its owner may close. In a holder, made on the
+     * first direct buffer: a cold JVM's first read into a heap buffer does not pay for the instances.
      */
-    private static final List<Class<?>> NEVER_FREED_UNDER_A_BUFFER = List.of(
-            MemorySegment.ofBuffer(ByteBuffer.allocateDirect(1)).scope().getClass(),
-            Arena.global().scope().getClass(), Arena.ofAuto().scope().getClass());
+    private static final class NeverFreed {
+        static final List<Class<?>> SCOPES = List.of(
+                MemorySegment.ofBuffer(ByteBuffer.allocateDirect(1)).scope().getClass(),
+                Arena.global().scope().getClass(), Arena.ofAuto().scope().getClass());
+    }
 
     /**
      * Whether the kernel may read or write {@code buffer}'s memory in place: a direct buffer whose memory
@@ -116,7 +119,7 @@ final class BufferTransfer {
         if (!scope.isAlive()) {
             throw new IllegalStateException("Already closed");
         }
-        return NEVER_FREED_UNDER_A_BUFFER.contains(scope.getClass());
+        return NeverFreed.SCOPES.contains(scope.getClass());
     }
 
     /** Refuses, before any I/O, buffers whose arena is closed already (see {@link #inPlace}). */
