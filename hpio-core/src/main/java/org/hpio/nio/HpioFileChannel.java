@@ -386,9 +386,9 @@ final class HpioFileChannel extends FileChannel {
     private <T> T delegated(JdkCall<T> call) throws IOException {
         boolean completed = false;
         boolean cleared = false;   // an interrupt this uninterruptible call set aside (see beginBlocking)
+        ensureOpen();   // a channel closed before the call: ClosedChannelException, not AsynchronousCloseException
         try {
             cleared = beginBlocking();   // an interrupt before the call closes this channel here
-            ensureOpen();
             T result = call.call();
             completed = true;
             return result;

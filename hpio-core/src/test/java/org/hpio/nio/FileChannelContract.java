@@ -574,7 +574,11 @@ abstract class FileChannelContract {
             assertThrows(IllegalArgumentException.class,
                     () -> writeOnly.map(FileChannel.MapMode.READ_ONLY, -1, 1, arena));
         }
-        assertThrows(ClosedChannelException.class, () -> writeOnly.map(FileChannel.MapMode.READ_ONLY, 0, 1));
+        assertEquals(ClosedChannelException.class,
+                assertThrows(ClosedChannelException.class, () -> writeOnly.map(FileChannel.MapMode.READ_ONLY, 0, 1))
+                        .getClass(), "not a subclass: the channel was closed before the call");
+        assertEquals(ClosedChannelException.class, assertThrows(ClosedChannelException.class, writeOnly::size)
+                .getClass());
     }
 
     @Test
