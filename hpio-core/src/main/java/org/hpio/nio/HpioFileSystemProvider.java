@@ -18,6 +18,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.ProviderMismatchException;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileAttributeView;
@@ -162,11 +163,12 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     @Override
     public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
+        Path own = own(path);
         EngineRings rings = ringsForNewChannel();
         if (rings == null) {
-            return delegate.newFileChannel(unwrap(path), options, attrs);
+            return delegate.newFileChannel(own, options, attrs);
         }
-        return HpioFileChannel.open(rings, delegate, unwrap(path), options, attrs);
+        return HpioFileChannel.open(rings, delegate, own, options, attrs);
     }
 
     /**
@@ -219,14 +221,15 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     public AsynchronousFileChannel newAsynchronousFileChannel(Path path, Set<? extends OpenOption> options,
                                                               ExecutorService executor, FileAttribute<?>... attrs)
             throws IOException {
+        Path own = own(path);
         IoEngine started = asyncEngine.firstIfStarted();
         if (started == null && engines.engineStarted() && STARTING_ENGINE.get() == null) {
             started = asyncEngine.firstOrStart();   // the engine exists already (AsyncFile's, say): no start to defer
         }
         if (STARTING_ENGINE.get() != null || started != null && started.isClosed()) {
-            return delegate.newAsynchronousFileChannel(unwrap(path), options, executor, attrs);
+            return delegate.newAsynchronousFileChannel(own, options, executor, attrs);
         }
-        return HpioAsynchronousFileChannel.open(asyncEngine, delegate, unwrap(path), options, executor, attrs);
+        return HpioAsynchronousFileChannel.open(asyncEngine, delegate, own, options, executor, attrs);
     }
 
     /**
@@ -270,15 +273,30 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
         if (!ChannelOptions.plainRead(options, attrs)) {
             return newFileChannel(path, options, attrs);
         }
+        Path own = own(path);
         EngineRings rings = Thread.currentThread().isVirtual() ? ringsWithoutWaiting() : null;
         if (rings == null) {
-            return delegate.newByteChannel(unwrap(path), options);
+            return delegate.newByteChannel(own, options);
         }
-        FileChannel channel = HpioFileChannel.open(rings, delegate, unwrap(path), options, attrs);
+        FileChannel channel = HpioFileChannel.open(rings, delegate, own, options, attrs);
         if (channel instanceof HpioFileChannel hpio) {
             hpio.setUninterruptible();   // what Files.readAllBytes and readString make the JDK's (see HpioFileChannel)
         }
         return channel;
+    }
+
+    /**
+     * {@code path} as the wrapped provider's path, for hpio's channels; ProviderMismatchException for a path of
+     * another kind of file system (a Zip file system's, scheme "jar"), as the JDK's provider throws: hpio's calls
+     * by name would open a file of the host by that path's string. The scheme, not the provider object, decides:
+     * the wrapped provider may itself wrap the platform's (a chain of default providers).
+     */
+    private Path own(Path path) {
+        Path unwrapped = unwrap(path);
+        if (!unwrapped.getFileSystem().provider().getScheme().equalsIgnoreCase(delegate.getScheme())) {
+            throw new ProviderMismatchException();
+        }
+        return unwrapped;
     }
 
     // ---- the file system and its paths ----

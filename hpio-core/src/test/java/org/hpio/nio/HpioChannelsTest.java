@@ -31,6 +31,7 @@ import java.nio.channels.FileLock;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.ProviderMismatchException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -38,6 +39,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CancellationException;
@@ -1554,5 +1556,18 @@ class HpioChannelsTest {
         assertEquals(HpioFileChannel.class, channel.get(), "served by hpio's channel");
         assertInstanceOf(byte[].class, got.get(), String.valueOf(got.get()));
         assertArrayEquals(FileChannelContract.bytes(0, 5000), (byte[]) got.get());
+    }
+
+    @Test
+    void aPathOfAnotherKindOfFileSystemIsRefusedAsTheJdkRefusesIt() throws Exception {
+        Path zip = dir.resolve("a.zip");
+        try (FileSystem zipfs = FileSystems.newFileSystem(zip, Map.of("create", "true"))) {
+            Path inside = zipfs.getPath("/etc/hostname");   // a name that exists on the host
+            HpioFileSystemProvider provider = HpioChannels.provider();
+            assertThrows(ProviderMismatchException.class, () -> provider.newFileChannel(inside, Set.of()));
+            assertThrows(ProviderMismatchException.class, () -> provider.newByteChannel(inside, Set.of()));
+            assertThrows(ProviderMismatchException.class,
+                    () -> provider.newAsynchronousFileChannel(inside, Set.of(), null));
+        }
     }
 }
