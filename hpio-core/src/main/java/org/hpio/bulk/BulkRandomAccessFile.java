@@ -184,12 +184,17 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
         seek(position + kind.byteSize(count));
     }
 
+    /** The staging array of a transfer through this descriptor: whole elements, at most a stream's staging size. */
+    private static byte[] chunkFor(ArrayKind kind, int count) {
+        int size = kind.elementSize();
+        return new byte[(int) Math.max(size, Math.min(kind.byteSize(count), StagingArray.MAX_BYTES) / size * size)];
+    }
+
     /** A file that is not regular: chunks by {@code readFully} on this descriptor, decoded (see the class comment). */
     private void readThroughThisDescriptor(ArrayKind kind, Object array, int offset, int count) throws IOException {
         kind.checkRange(array, offset, count);
         int size = kind.elementSize();
-        byte[] chunk = new byte[(int) Math.max(size, Math.min(kind.byteSize(count), StagingArray.MAX_BYTES)
-                / size * size)];
+        byte[] chunk = chunkFor(kind, count);
         int done = 0;
         while (done < count) {
             int n = Math.min(chunk.length / size, count - done);
@@ -202,8 +207,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
     private void writeThroughThisDescriptor(ArrayKind kind, Object array, int offset, int count) throws IOException {
         kind.checkRange(array, offset, count);
         int size = kind.elementSize();
-        byte[] chunk = new byte[(int) Math.max(size, Math.min(kind.byteSize(count), StagingArray.MAX_BYTES)
-                / size * size)];
+        byte[] chunk = chunkFor(kind, count);
         int done = 0;
         while (done < count) {
             int n = Math.min(chunk.length / size, count - done);

@@ -35,6 +35,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 
 /**
  * An {@link AsynchronousFileChannel} whose reads, writes and forces are hpio engine requests (io_uring, or the
@@ -272,7 +273,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     private <A> Future<Integer> jdkTransfer(ByteBuffer buffer, long position, boolean read, A attachment,
                                             CompletionHandler<Integer, ? super A> handler) {
         if (handler == null) {
-            return new ClosingFuture<>(read ? jdk.read(buffer, position) : jdk.write(buffer, position));
+            return new ClosingFuture<>(read ? jdk.read(buffer, position) : jdk.write(buffer, position),
+                    Function.identity());
         }
         if (read) {
             jdk.read(buffer, position, attachment, handler);
@@ -282,19 +284,24 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         return null;
     }
 
-    /** A future of the JDK's channel, whose forceful cancel closes this channel (the JDK's closes its own). */
-    private final class ClosingFuture<V> implements Future<V> {
-        private final Future<V> jdkFuture;
+    /**
+     * A future of the JDK's channel, its result reported through {@code result}; its forceful cancel closes this
+     * channel, as the JDK's closes its own (cancelling the JDK's gently, then closing both).
+     */
+    private final class ClosingFuture<T, V> implements Future<V> {
+        private final Future<T> jdkFuture;
+        private final Function<T, V> result;
 
-        ClosingFuture(Future<V> jdkFuture) {
+        ClosingFuture(Future<T> jdkFuture, Function<T, V> result) {
             this.jdkFuture = jdkFuture;
+            this.result = result;
         }
 
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
             boolean cancelled = jdkFuture.cancel(false);
             if (cancelled && mayInterruptIfRunning) {
-                closeQuietly();
+                closeQuietly();   // which closes the JDK's channel too, releasing a lock it took meanwhile
             }
             return cancelled;
         }
@@ -311,12 +318,12 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
 
         @Override
         public V get() throws InterruptedException, ExecutionException {
-            return jdkFuture.get();
+            return result.apply(jdkFuture.get());
         }
 
         @Override
         public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-            return jdkFuture.get(timeout, unit);
+            return result.apply(jdkFuture.get(timeout, unit));
         }
     }
 
@@ -533,8 +540,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         if (!lockable(shared)) {
             return CompletableFuture.failedFuture(new ClosedChannelException());
         }
-        Future<FileLock> jdkLock = jdk.lock(position, size, shared);
-        return new LockFuture(jdkLock);
+        return new ClosingFuture<>(jdk.lock(position, size, shared), new ReportedLock());
     }
 
     @Override
@@ -562,47 +568,14 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
     }
 
     /**
-     * The JDK's lock future, its lock reported as this channel's (the same {@link HpioFileLock} every time, as
-     * the JDK's future gives the same lock); a forceful cancel closes this channel, as the JDK's closes its own.
+     * The JDK's lock, reported as this channel's: the same {@link HpioFileLock} every time, as the JDK's future
+     * gives the same lock.
      */
-    private final class LockFuture implements Future<FileLock> {
-        private final Future<FileLock> jdkLock;
+    private final class ReportedLock implements Function<FileLock, FileLock> {
         private FileLock lock;   // guarded by this
 
-        LockFuture(Future<FileLock> jdkLock) {
-            this.jdkLock = jdkLock;
-        }
-
         @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = jdkLock.cancel(false);
-            if (cancelled && mayInterruptIfRunning) {
-                closeQuietly();   // which closes the JDK's channel too, releasing a lock it took meanwhile
-            }
-            return cancelled;
-        }
-
-        @Override
-        public boolean isCancelled() {
-            return jdkLock.isCancelled();
-        }
-
-        @Override
-        public boolean isDone() {
-            return jdkLock.isDone();
-        }
-
-        @Override
-        public FileLock get() throws InterruptedException, ExecutionException {
-            return reported(jdkLock.get());
-        }
-
-        @Override
-        public FileLock get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-            return reported(jdkLock.get(timeout, unit));
-        }
-
-        private synchronized FileLock reported(FileLock jdkOne) {
+        public synchronized FileLock apply(FileLock jdkOne) {
             if (lock == null) {
                 lock = new HpioFileLock(HpioAsynchronousFileChannel.this, jdkOne);
             }
