@@ -84,10 +84,19 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     /** Free slots, a stack; guarded by submitLock. */
     private final int[] freeSlots;
     private int freeCount;
-    /** Slots given back by completions, taken into {@link #freeSlots} when it runs out; guarded by slotLock. */
+    /**
+     * Slots given back by completions, taken into {@link #freeSlots} when it runs out: a ring with one writer (the
+     * reap lock's holder, see {@link #returnSlot}) and one reader (submitLock's holder), so neither side ever
+     * waits for the other: with a lock here, a virtual thread refilling its free slots under submitLock could
+     * park on it while a completion returned slots, holding submitLock the while. It never holds more than
+     * every slot, so it cannot overrun.
+     */
     private final int[] returnedSlots = new int[2 * config.maxInFlight()];
-    private int returnedCount;
-    private final ReentrantLock slotLock = new ReentrantLock();
+    /** Slots written to {@link #returnedSlots} (guarded by reapLock; published by {@link #returnedPublished}). */
+    private long returnedWritten;
+    private volatile long returnedPublished;
+    /** Slots taken from {@link #returnedSlots} (guarded by submitLock). */
+    private long returnedTaken;
     private final Thread reaper;
     private volatile boolean stopReaper;
     /**
@@ -447,24 +456,17 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
 
     /** Moves the slots completions gave back into the free stack (under submitLock). */
     private void takeReturnedSlots() {
-        slotLock.lock();
-        try {
-            System.arraycopy(returnedSlots, 0, freeSlots, freeCount, returnedCount);
-            freeCount += returnedCount;
-            returnedCount = 0;
-        } finally {
-            slotLock.unlock();
+        long published = returnedPublished;
+        int capacity = returnedSlots.length;
+        for (; returnedTaken < published; returnedTaken++) {
+            freeSlots[freeCount++] = returnedSlots[(int) (returnedTaken % capacity)];
         }
     }
 
-    /** Gives {@code slot} back from the completion side; never waits for a submitter. */
+    /** Gives {@code slot} back from the completion side (under reapLock); never waits for a submitter. */
     private void returnSlot(int slot) {
-        slotLock.lock();
-        try {
-            returnedSlots[returnedCount++] = slot;
-        } finally {
-            slotLock.unlock();
-        }
+        returnedSlots[(int) (returnedWritten % returnedSlots.length)] = slot;
+        returnedPublished = ++returnedWritten;
     }
 
     /**
