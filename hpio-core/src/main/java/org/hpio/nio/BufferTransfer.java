@@ -38,8 +38,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * transfer leaves them where they were.
  */
 final class BufferTransfer {
-    /** One kernel read or write moves at most this much (Linux moves at most about 2 GiB per call). */
-    static final long MAX_BYTES = 1L << 30;
+    /**
+     * One call moves at most this much: Linux's own limit per read or write (MAX_RW_COUNT, 2 GiB less a page),
+     * so one call moves as much as the JDK's, whose single pread or pwrite the kernel caps there. A caller that
+     * writes a buffer of 1.5 GiB once and ignores the count (wrong, but it works on the JDK's channel) loses
+     * nothing here either.
+     */
+    static final long MAX_BYTES = Integer.MAX_VALUE & ~4095L;
 
     /** The buffers, held strongly; null when {@link #weak} holds them. */
     private final ByteBuffer[] buffers;
