@@ -803,13 +803,28 @@ final class HpioFileChannel extends FileChannel {
     /**
      * Cancels the requests in flight (their threads wake, once the kernel is done with their buffers, and
      * throw AsynchronousCloseException) and closes both descriptors; hpio's closes for good when the last
-     * request in flight lets go of it. Runs on the closing (or interrupting) thread; never waits for a request.
+     * request in flight lets go of it, and this call waits for that, as the JDK's close waits for the threads
+     * in its calls: a write that the kernel could not cancel has landed when close returns, and nothing of this
+     * channel touches the file after. Runs on the closing (or interrupting) thread. The wait ends in the
+     * device's time: the engine serves regular files only, never a pipe or device whose read could wait for
+     * ever (see {@link NativeFiles#servedByEngine}).
      */
     @Override
     protected void implCloseChannel() throws IOException {
         if (handedToEngine) {
             engines.cancelAll(late == null ? file : late.get(true));   // handed: opened   // this channel's descriptor: its requests and no other's, on every engine
         }
+        try {
+            closeDescriptors();
+        } finally {
+            NativeFile served = late == null ? file : late.get(false);   // closed: opens nothing; null if never opened
+            if (served != null) {
+                served.awaitReleased();
+            }
+        }
+    }
+
+    private void closeDescriptors() throws IOException {
         jdkLock.lock();
         try {
             if (jdk != null) {

@@ -399,6 +399,50 @@ abstract class FileChannelContract {
         assertFalse(Files.exists(temp));
     }
 
+    /**
+     * As the JDK's close waits for the threads in its calls: when close returns, a write in flight (an O_DIRECT
+     * write of 64 MiB, which the kernel cannot cancel once the device has it) is done, and the file does not
+     * change after. hpio's close returned at once, and the write landed later.
+     */
+    @Test
+    void whenCloseReturnsAWriteInFlightIsDoneAndTheFileNoLongerChanges() throws Exception {
+        Path target = dir.resolve("landing.bin");
+        int size = 64 << 20;
+        ByteBuffer data = Arena.ofAuto().allocate(size, 4096).asByteBuffer();
+        for (int i = 0; i < size; i += 4096) {
+            data.put(i, (byte) (i >>> 12));
+        }
+        FileChannel channel;
+        try {
+            channel = open(target, CREATE_NEW, WRITE, jdkDirect());
+        } catch (IOException | UnsupportedOperationException e) {
+            Assumptions.abort("no O_DIRECT here: " + e);
+            return;
+        }
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread writer = Thread.ofVirtual().start(() -> {
+            try {
+                outcome.set(channel.write(data, 0));
+            } catch (IOException e) {
+                outcome.set(e);
+            }
+        });
+        Thread.sleep(15);   // the write under way (if not yet, it fails on the closed channel: nothing lands)
+        channel.close();
+        byte[] atClose = Files.readAllBytes(target);
+        writer.join(30_000);
+        assertFalse(writer.isAlive(), "the write never returned");
+        byte[] later = Files.readAllBytes(target);
+        assertEquals(atClose.length, later.length, "the file's size changed after close returned (" + outcome.get() + ")");
+        assertTrue(Arrays.equals(atClose, later), "the file's bytes changed after close returned (" + outcome.get() + ")");
+    }
+
+    /** The JDK's {@code ExtendedOpenOption.DIRECT} (jdk.unsupported, which this module does not read); hpio takes it too. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static OpenOption jdkDirect() throws ClassNotFoundException {
+        return (OpenOption) Enum.valueOf((Class) Class.forName("com.sun.nio.file.ExtendedOpenOption"), "DIRECT");
+    }
+
     // ---- delegated: locks, map, transfers ----
 
     @Test

@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -417,6 +418,28 @@ public final class NativeFile implements Closeable {
         } while (!state.compareAndSet(s, s | CLOSED));
         if (state.compareAndSet(CLOSED, CLOSED | RELEASED)) {
             calls.close();
+        }
+    }
+
+    /**
+     * After {@link #close()}: waits until the descriptor itself is closed, that is until every call and lease
+     * in flight let go of it (each is a system call or an engine request on this file; on a regular file, which
+     * is all an engine serves, each ends in the device's time). An interrupt does not end the wait; it stays
+     * set. Throws IllegalStateException if close was not asked for (the wait could never end).
+     */
+    public void awaitReleased() {
+        if ((state.get() & CLOSED) == 0) {
+            throw new IllegalStateException("waiting for the descriptor of " + path + ", which is not closed");
+        }
+        boolean interrupted = false;
+        long pauseNanos = 1_000;
+        while ((state.get() & RELEASED) == 0) {
+            LockSupport.parkNanos(this, pauseNanos);
+            pauseNanos = Math.min(2 * pauseNanos, 1_000_000);
+            interrupted |= Thread.interrupted();   // else an interrupted thread's park returns at once, for ever
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
