@@ -88,6 +88,6 @@ final class HpioFileSystem extends FileSystem {
 
     @Override
     public WatchService newWatchService() throws IOException {
-        return delegate.newWatchService();
+        return new HpioWatchService(this, delegate.newWatchService());
     }
 }

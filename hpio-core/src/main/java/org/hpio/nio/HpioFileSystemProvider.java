@@ -23,7 +23,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.spi.FileSystemProvider;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -348,28 +347,7 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
             throws IOException {
         DirectoryStream<Path> entries = delegate.newDirectoryStream(unwrap(dir), p -> filter.accept(fileSystem.wrap(p)));
-        return new DirectoryStream<>() {
-            @Override
-            public Iterator<Path> iterator() {
-                Iterator<Path> it = entries.iterator();
-                return new Iterator<>() {
-                    @Override
-                    public boolean hasNext() {
-                        return it.hasNext();
-                    }
-
-                    @Override
-                    public Path next() {
-                        return fileSystem.wrap(it.next());
-                    }
-                };
-            }
-
-            @Override
-            public void close() throws IOException {
-                entries.close();
-            }
-        };
+        return HpioDirectoryStream.of(fileSystem, entries);
     }
 
     @Override

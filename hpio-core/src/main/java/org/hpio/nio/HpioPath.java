@@ -13,8 +13,8 @@ import java.util.Objects;
 /**
  * A path of {@link HpioFileSystem}: the platform's path, reporting hpio's file system (and so hpio's provider,
  * which is how {@code FileChannel.open(path)} reaches hpio). Every operation is the platform path's, its
- * results wrapped again. Known seam: a {@link WatchKey}'s {@code watchable()} and its events' contexts are the
- * platform's paths (resolving them against one of these works; {@code equals} with one of these does not).
+ * results wrapped again; so are the watch keys and events of hpio's file system's watch service
+ * ({@link HpioWatchService}).
  */
 final class HpioPath implements Path {
     private final HpioFileSystem fileSystem;
@@ -130,7 +130,10 @@ final class HpioPath implements Path {
     @Override
     public WatchKey register(WatchService watcher, WatchEvent.Kind<?>[] events, WatchEvent.Modifier... modifiers)
             throws IOException {
-        return delegate.register(watcher, events, modifiers);
+        if (watcher instanceof HpioWatchService ours) {
+            return ours.register(this, events, modifiers);
+        }
+        return delegate.register(watcher, events, modifiers);   // the platform's own service: its keys, its paths
     }
 
     @Override
