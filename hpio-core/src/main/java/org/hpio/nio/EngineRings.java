@@ -161,6 +161,19 @@ final class EngineRings {
         return started[0];
     }
 
+    /** Whether the calling thread retires completions of one of the engines now (see IoEngine#retiringOnThisThread). */
+    boolean retiringOnThisThread() {
+        IoEngine[] started = engines;
+        if (started != null) {
+            for (IoEngine engine : started) {
+                if (engine.retiringOnThisThread()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Cancels {@code file}'s requests on every engine; how many were cancelled (none before the start). */
     int cancelAll(NativeFile file) {
         IoEngine[] started = engines;

@@ -818,7 +818,9 @@ final class HpioFileChannel extends FileChannel {
             closeDescriptors();
         } finally {
             NativeFile served = late == null ? file : late.get(false);   // closed: opens nothing; null if never opened
-            if (served != null) {
+            // Not on a thread retiring an engine's completions (a request's listener closing this channel): the
+            // requests it would wait for may need that very thread to retire them.
+            if (served != null && !engines.retiringOnThisThread()) {
                 served.awaitReleased();
             }
         }

@@ -1,6 +1,8 @@
 package org.hpio.nio;
 
 import org.hpio.internal.io.EngineConfig;
+import org.hpio.internal.io.IoOperation;
+import org.hpio.internal.io.IoRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,6 +31,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static java.nio.file.StandardOpenOption.APPEND;
@@ -48,6 +53,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * FileChannel's Javadoc as tests, run on the JDK's channel and on hpio's on each engine (one subclass each):
@@ -435,6 +441,55 @@ abstract class FileChannelContract {
         byte[] later = Files.readAllBytes(target);
         assertEquals(atClose.length, later.length, "the file's size changed after close returned (" + outcome.get() + ")");
         assertTrue(Arrays.equals(atClose, later), "the file's bytes changed after close returned (" + outcome.get() + ")");
+    }
+
+    /**
+     * A close on a thread that is retiring io_uring's completions (a request's listener) does not wait for the
+     * channel's requests in flight: their completions may need that very thread, and waiting deadlocked.
+     */
+    @Test
+    void aCloseFromAnEngineListenerWithAWriteInFlightReturns() throws Exception {
+        Assumptions.assumeTrue(implementation() == Implementation.HPIO_URING, "a listener on io_uring's engine");
+        // An engine of its own, closed only if the close returned: a deadlock must fail this test, not hang the
+        // suite in the engine's close (its threads are daemons, left stuck).
+        Implementation.Running own = implementation().start(EngineConfig.defaults());
+        Path target = dir.resolve("listener.bin");
+        ByteBuffer data = Arena.ofAuto().allocate(64 << 20, 4096).asByteBuffer();
+        FileChannel channel;
+        try {
+            channel = own.opener().open(target, CREATE_NEW, WRITE, jdkDirect());
+        } catch (IOException | UnsupportedOperationException e) {
+            own.close();
+            Assumptions.abort("no O_DIRECT here: " + e);
+            return;
+        }
+        CompletableFuture<Object> write = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {   // a platform thread: it polls the ring itself
+            try {
+                write.complete(channel.write(data, 0));
+            } catch (IOException e) {
+                write.complete(e);
+            }
+        });
+        Thread.sleep(15);   // the write under way
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        IoRequest nop = own.engine().submit(IoOperation.nop());
+        nop.whenDone(() -> {
+            try {
+                channel.close();
+                closed.complete(null);
+            } catch (IOException | RuntimeException e) {
+                closed.completeExceptionally(e);
+            }
+        });
+        try {
+            closed.get(30, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            fail("close on the thread retiring the engine's completions did not return: deadlocked");
+        }
+        write.get(30, TimeUnit.SECONDS);
+        assertFalse(channel.isOpen());
+        own.close();
     }
 
     /** The JDK's {@code ExtendedOpenOption.DIRECT} (jdk.unsupported, which this module does not read); hpio takes it too. */

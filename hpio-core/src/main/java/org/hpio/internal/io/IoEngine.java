@@ -100,6 +100,14 @@ public sealed interface IoEngine extends AutoCloseable permits UringEngine, Thre
     /** Whether {@link #close} began: the engine refuses new requests (the JVM's shutdown hook closes every engine). */
     boolean isClosed();
 
+    /**
+     * Whether the calling thread is retiring this engine's completions now (a listener of a request runs on
+     * it): it must not wait for another request of this engine, whose completion it would have to retire.
+     */
+    default boolean retiringOnThisThread() {
+        return false;
+    }
+
     /** The bound on staging bytes that users of this engine hold for their requests in flight. */
     StagingBudget staging();
 

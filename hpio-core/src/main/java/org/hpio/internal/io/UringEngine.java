@@ -748,6 +748,11 @@ public final class UringEngine extends EngineBase<UringEngine.UringJob> implemen
     }
 
     @Override
+    public boolean retiringOnThisThread() {
+        return reapLock.isHeldByCurrentThread();
+    }
+
+    @Override
     public void reapAvailable() {
         // Not from inside a dispatch (a listener asking isDone): reaping again there would see the same entries.
         if (reapLock.isHeldByCurrentThread() || ringClosed) {
