@@ -619,21 +619,32 @@ public final class Archive implements AutoCloseable {
         }
     }
 
-    /** Decodes {@code entry} through the block pipeline into {@code destination} (exactly its size). */
+    /** The most of a destination one ByteBuffer covers in {@link #decodeBlocks} (a ByteBuffer holds under 2 GiB). */
+    static final long DECODE_PIECE_BYTES = 1L << 30;
+
+    /**
+     * Decodes {@code entry} through the block pipeline into {@code destination} (exactly its size), a piece of
+     * at most {@link #DECODE_PIECE_BYTES} at a time: an entry of 2 GiB or more is decoded too (one ByteBuffer
+     * over the whole destination could not be made).
+     */
     private void decodeBlocks(ArchiveEntry entry, long data, MemorySegment destination)
             throws IOException {
         try (EntryDecoder decoder = decoder(entry, data)) {
-            ByteBuffer out = destination.asByteBuffer();
-            while (out.hasRemaining()) {
-                if (decoder.read(out) < 0) {
-                    break;
+            long filled = 0;
+            boolean ended = false;
+            while (filled < destination.byteSize() && !ended) {
+                ByteBuffer out = destination.asSlice(filled, Math.min(DECODE_PIECE_BYTES,
+                        destination.byteSize() - filled)).asByteBuffer();
+                while (out.hasRemaining() && !ended) {
+                    ended = decoder.read(out) < 0;
                 }
+                filled += out.position();
             }
             ByteBuffer probe = ByteBuffer.allocate(1);
-            while (decoder.read(probe.clear()) >= 0) {
+            while (!ended && decoder.read(probe.clear()) >= 0) {
                 // the entry must end here: a byte more fails inside read; -1 means ended and checked
             }
-            if (out.hasRemaining()) {
+            if (filled < destination.byteSize()) {
                 throw new IllegalStateException("entry " + entry.name() + " ended early without an error");
             }
         }

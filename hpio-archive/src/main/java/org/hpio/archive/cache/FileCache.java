@@ -275,12 +275,17 @@ public final class FileCache implements AutoCloseable {
 
     private static void readFully(Path file, MemorySegment destination) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            var buffer = destination.asByteBuffer();
-            while (buffer.hasRemaining()) {
-                if (ch.read(buffer) < 0) {
-                    throw new IOException(file + ": file shrank while being read: ended at byte " + buffer.position()
-                            + " of " + destination.byteSize());
+            long filled = 0;
+            while (filled < destination.byteSize()) {   // a ByteBuffer at most 1 GiB: a file may be larger
+                var buffer = destination.asSlice(filled, Math.min(1L << 30, destination.byteSize() - filled))
+                        .asByteBuffer();
+                while (buffer.hasRemaining()) {
+                    if (ch.read(buffer) < 0) {
+                        throw new IOException(file + ": file shrank while being read: ended at byte "
+                                + (filled + buffer.position()) + " of " + destination.byteSize());
+                    }
                 }
+                filled += buffer.capacity();
             }
         }
     }
