@@ -658,7 +658,7 @@ public final class Archive implements AutoCloseable {
 
     /**
      * The file cache's key of {@code entry}: the archive, the entry's local header offset and its name. The offset
-     * tells apart entries of one name (an archive may hold several; a load by name gets the first, a load of
+     * tells apart entries of one name (an archive may hold several; a load by name gets the last, a load of
      * another by its record must not get the first's bytes from the cache).
      */
     private String cacheKey(ArchiveEntry entry) {

@@ -381,7 +381,8 @@ final class CentralDirectory {
                     return;
                 }
                 if (hashes[slots[s] - 1] == hash && sameName(slots[s] - 1, index)) {
-                    return; // a duplicate name: the first keeps the slot
+                    slots[s] = index + 1;   // a duplicate name: the last takes the slot, as java.util.zip and Python
+                    return;
                 }
             }
         }

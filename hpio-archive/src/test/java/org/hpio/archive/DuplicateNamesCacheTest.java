@@ -12,12 +12,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.zip.ZipFile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Found by review (session 29): two entries of one name (an archive may hold them) shared one file-cache key, so a
- * load of the second by its record, after a load of the first, got the first's bytes from the cache.
+ * Two entries of one name (an archive may hold them). Found by review (session 29): they shared one file-cache
+ * key, so a load of the second by its record, after a load of the first, got the first's bytes from the cache.
+ * And a load by name takes the last of them, as java.util.zip does (session 30: it took the first).
  */
 class DuplicateNamesCacheTest {
     @TempDir
@@ -25,6 +27,39 @@ class DuplicateNamesCacheTest {
 
     @Test
     void twoEntriesOfOneNameAreCachedApart() throws Exception {
+        Path dup = archiveWithTwoEntriesNamedA();
+        try (FileCache cache = new FileCache(FileCacheConfig.of(1 << 20));
+             Archive archive = Archive.open(dup, LoadOptions.defaults().withFileCache(cache))) {
+            assertEquals("a", archive.entries().get(1).name());
+            try (LoadedFile byName = archive.load("a")) {   // the last of the name, as java.util.zip's getEntry
+                assertEquals("BBBBB", new String(byName.toByteArray(), StandardCharsets.US_ASCII));
+            }
+            try (LoadedFile first = archive.load(archive.entries().get(0))) {
+                assertEquals("AAAAA", new String(first.toByteArray(), StandardCharsets.US_ASCII));
+            }
+            try (LoadedFile second = archive.load(archive.entries().get(1))) {
+                assertEquals("BBBBB", new String(second.toByteArray(), StandardCharsets.US_ASCII));
+            }
+        }
+    }
+
+    /** A load by name takes the entry java.util.zip's {@code ZipFile.getEntry} and the Zip file system take: the last. */
+    @Test
+    void aLoadByNameTakesTheLastOfTheNameAsJavaUtilZipDoes() throws Exception {
+        Path dup = archiveWithTwoEntriesNamedA();
+        String jdk;
+        try (ZipFile zip = new ZipFile(dup.toFile())) {
+            jdk = new String(zip.getInputStream(zip.getEntry("a")).readAllBytes(), StandardCharsets.US_ASCII);
+        }
+        try (Archive archive = Archive.open(dup);
+             LoadedFile byName = archive.load("a")) {
+            assertEquals(jdk, new String(byName.toByteArray(), StandardCharsets.US_ASCII));
+            assertEquals(archive.entries().get(1), archive.entry("a").orElseThrow());
+        }
+    }
+
+    /** An archive of two entries, "a" (AAAAA) and a second renamed "a" (BBBBB) in both of its headers. */
+    private Path archiveWithTwoEntriesNamedA() throws Exception {
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put("a", "AAAAA".getBytes(StandardCharsets.US_ASCII));
         files.put("b", "BBBBB".getBytes(StandardCharsets.US_ASCII));
@@ -39,15 +74,6 @@ class DuplicateNamesCacheTest {
         bytes[local + 30] = 'a';
         Path dup = dir.resolve("renamed.zip");
         Files.write(dup, bytes);
-        try (FileCache cache = new FileCache(FileCacheConfig.of(1 << 20));
-             Archive archive = Archive.open(dup, LoadOptions.defaults().withFileCache(cache))) {
-            assertEquals("a", archive.entries().get(1).name());
-            try (LoadedFile first = archive.load("a")) {
-                assertEquals("AAAAA", new String(first.toByteArray(), StandardCharsets.US_ASCII));
-            }
-            try (LoadedFile other = archive.load(archive.entries().get(1))) {
-                assertEquals("BBBBB", new String(other.toByteArray(), StandardCharsets.US_ASCII));
-            }
-        }
+        return dup;
     }
 }
