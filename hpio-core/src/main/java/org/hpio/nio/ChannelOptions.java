@@ -54,16 +54,22 @@ record ChannelOptions(boolean readable, boolean writable, boolean append, boolea
 
     /**
      * The options of the JDK's channel when it serves the file alone (a file hpio's engine does not serve, see
-     * {@link NativeFiles#servedByEngine}): {@link #forJdk} with DELETE_ON_CLOSE, and O_DIRECT as the JDK's own
-     * {@code ExtendedOpenOption.DIRECT}, so that neither is dropped (O_DIRECT then works on a block device and
-     * is refused where the kernel refuses it, as on /proc).
+     * {@link NativeFiles#servedByEngine}), opened again after a first open with {@link #forJdk}: that one's
+     * options with DELETE_ON_CLOSE, and O_DIRECT as the JDK's own {@code ExtendedOpenOption.DIRECT}, so that
+     * neither is dropped (O_DIRECT then works on a block device and is refused where the kernel refuses it, as
+     * on /proc); without CREATE_NEW, CREATE and TRUNCATE_EXISTING, whose work the first open did (CREATE_NEW
+     * again failed on the file it had just created, and left it there).
      *
      * @throws UnsupportedOperationException O_DIRECT was asked for and this runtime lacks the JDK's option
      */
     Set<OpenOption> forJdkAlone() {
         Set<OpenOption> alone = new HashSet<>(forJdk);
+        alone.remove(StandardOpenOption.CREATE_NEW);
+        alone.remove(StandardOpenOption.CREATE);
+        alone.remove(StandardOpenOption.TRUNCATE_EXISTING);
         if (deleteOnClose) {
             alone.add(StandardOpenOption.DELETE_ON_CLOSE);
+            alone.add(LinkOption.NOFOLLOW_LINKS);   // never deletes through a link (CREATE_NEW implied it)
         }
         if (direct) {
             alone.add(jdkDirect());

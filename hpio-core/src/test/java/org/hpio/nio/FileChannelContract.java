@@ -406,6 +406,34 @@ abstract class FileChannelContract {
     }
 
     /**
+     * CREATE_NEW with DELETE_ON_CLOSE, or with O_DIRECT, on a file the JDK's channel serves alone (a name with
+     * U+FFFD, which hpio's calls cannot tell from an undecodable byte): created, usable, and gone after close
+     * with DELETE_ON_CLOSE, as on the JDK's. The second open of the JDK-alone path asked for CREATE_NEW again:
+     * FileAlreadyExistsException, and the file created by the first stayed.
+     */
+    @Test
+    void createNewWithDeleteOnCloseOrDirectOnAFileTheJdksChannelServesAloneWorks() throws Exception {
+        Path temp = dir.resolve("temp\uFFFD.bin");
+        try (FileChannel ch = running.opener().open(temp, CREATE_NEW, WRITE, READ, DELETE_ON_CLOSE)) {
+            assertEquals(100, ch.write(ByteBuffer.wrap(bytes(0, 100)), 0));
+            assertEquals(100, ch.size());
+        }
+        assertFalse(Files.exists(temp), "DELETE_ON_CLOSE");
+        Path direct = dir.resolve("direct\uFFFD.bin");
+        FileChannel ch;
+        try {
+            ch = running.opener().open(direct, CREATE_NEW, WRITE, jdkDirect());
+        } catch (IOException | UnsupportedOperationException e) {
+            assertFalse(e instanceof FileAlreadyExistsException, e.toString());
+            return;   // no O_DIRECT on this file system
+        }
+        try (ch) {
+            assertEquals(4096, ch.write(Arena.ofAuto().allocate(4096, 4096).asByteBuffer(), 0));
+        }
+        assertEquals(4096, Files.size(direct));
+    }
+
+    /**
      * As the JDK's close waits for the threads in its calls: when close returns, a write in flight (an O_DIRECT
      * write of 64 MiB, which the kernel cannot cancel once the device has it) is done, and the file does not
      * change after. hpio's close returned at once, and the write landed later.
