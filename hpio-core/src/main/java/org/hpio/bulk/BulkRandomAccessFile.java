@@ -61,7 +61,6 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
     private final String path;
     /** Closes {@link #file} when this instance is closed, or unreachable unclosed. */
     private final Cleaner.Cleanable descriptorCloser;
-    private static final Cleaner CLEANER = Cleaner.create();
 
     /** Opens {@code name} as {@link RandomAccessFile#RandomAccessFile(String, String)} does; big-endian arrays. */
     public BulkRandomAccessFile(String name, String mode) throws IOException {
@@ -102,26 +101,13 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
                 NativeFile.forceDirectory(file.toPath().toAbsolutePath().getParent());   // the new name is durable
             }
             this.file = opened;
-            this.descriptorCloser = CLEANER.register(this, new DescriptorCloser(opened));
+            this.descriptorCloser = NativeFile.closeWhenUnreachable(this, opened);
         } catch (IOException | RuntimeException e) {
             if (opened != null) {
                 opened.close();
             }
             super.close();
             throw e;
-        }
-    }
-
-    /** The cleaning action: refers to the descriptor only, never to the instance. */
-    private record DescriptorCloser(NativeFile file) implements Runnable {
-        @Override
-        public void run() {
-            try {
-                file.close();
-            } catch (IOException e) {
-                System.getLogger(BulkRandomAccessFile.class.getName()).log(System.Logger.Level.DEBUG,
-                        "closing " + file.path() + ": " + e);
-            }
         }
     }
 

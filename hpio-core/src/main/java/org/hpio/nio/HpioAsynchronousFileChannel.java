@@ -8,6 +8,7 @@ import org.hpio.internal.sys.Errno;
 import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
+import java.lang.ref.Cleaner;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
@@ -92,6 +93,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
      * (outside the lock, where a close can come and find the request already completed); null otherwise.
      */
     volatile Runnable betweenSubmissionAndListener;
+    /** Closes hpio's descriptor if the program drops this channel unclosed (see HpioFileChannel's). */
+    private final Cleaner.Cleanable descriptorCloser;
 
     private HpioAsynchronousFileChannel(EngineRings engines, NativeFile file, LateDescriptor late, Path path,
                                         AsynchronousFileChannel jdk, ExecutorService executor, ChannelOptions options) {
@@ -102,6 +105,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         this.jdk = jdk;
         this.executor = executor;
         this.options = options;
+        this.descriptorCloser = NativeFile.closeWhenUnreachable(this, late != null ? late : file);
     }
 
     /**
@@ -627,10 +631,14 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         try {
             jdk.close();
         } finally {
-            if (late != null) {
-                late.close();   // and none is opened after
-            } else {
-                file.close();
+            try {
+                if (late != null) {
+                    late.close();   // and none is opened after
+                } else {
+                    file.close();
+                }
+            } finally {
+                descriptorCloser.clean();   // closed: nothing left for the Cleaner
             }
         }
     }

@@ -9,6 +9,7 @@ import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
+import java.lang.ref.Cleaner;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -79,6 +80,11 @@ final class HpioFileChannel extends FileChannel {
      * which sees the channel closed after setting this ({@link #submitAndWait}).
      */
     private volatile boolean handedToEngine;
+    /**
+     * Closes hpio's descriptor ({@link #late}'s, or {@link #file}) if the program drops this channel unclosed, as
+     * the JDK's channel closes its own (its Cleaner): a dropped channel kept the descriptor open for good.
+     */
+    private final Cleaner.Cleanable descriptorCloser;
 
     private HpioFileChannel(EngineRings engines, NativeFile file, FileChannel jdk, FileSystemProvider jdkProvider,
                             Path path, ChannelOptions options) {
@@ -94,6 +100,7 @@ final class HpioFileChannel extends FileChannel {
         this.jdkProvider = jdkProvider;
         this.path = path;
         this.options = options;
+        this.descriptorCloser = NativeFile.closeWhenUnreachable(this, late != null ? late : file);
     }
 
     /**
@@ -834,10 +841,14 @@ final class HpioFileChannel extends FileChannel {
             }
         } finally {
             jdkLock.unlock();
-            if (late != null) {
-                late.close();   // and none is opened after
-            } else {
-                file.close();
+            try {
+                if (late != null) {
+                    late.close();   // and none is opened after
+                } else {
+                    file.close();
+                }
+            } finally {
+                descriptorCloser.clean();   // closed: nothing left for the Cleaner
             }
         }
     }

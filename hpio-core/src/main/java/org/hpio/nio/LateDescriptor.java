@@ -3,6 +3,7 @@ package org.hpio.nio;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Statx;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * (renamed, replaced, deleted since; now a pipe or a /proc file) the JDK's channel goes on serving the channel
  * for good. The descriptor, once opened, is the channel's: its close closes it ({@link #close}).
  */
-final class LateDescriptor {
+final class LateDescriptor implements Closeable {
     private final FileSystemProvider jdkProvider;
     private final Path path;
     private final ChannelOptions options;
@@ -120,7 +121,8 @@ final class LateDescriptor {
     }
 
     /** At the channel's close: nothing is opened after, and the descriptor, if opened, is closed. */
-    void close() throws IOException {
+    @Override
+    public void close() throws IOException {
         NativeFile opened;
         lock.lock();
         try {

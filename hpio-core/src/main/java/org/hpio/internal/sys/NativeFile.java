@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
+import java.lang.ref.Cleaner;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
@@ -440,6 +441,32 @@ public final class NativeFile implements Closeable {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One thread closes the descriptors of every owner dropped unclosed (see {@link #closeWhenUnreachable}). */
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    /**
+     * Closes {@code descriptor} when {@code owner} becomes unreachable, if nothing closed it before, as the JDK's
+     * channels close theirs: for an owner (a channel, a file) that a program may drop unclosed, whose hpio
+     * descriptor would stay open for good otherwise. The returned Cleanable's {@code clean} closes it at once,
+     * once (the owner's close; a failure is logged, DEBUG). {@code descriptor} must not refer to {@code owner}.
+     */
+    public static Cleaner.Cleanable closeWhenUnreachable(Object owner, Closeable descriptor) {
+        return CLEANER.register(owner, new Closer(descriptor));
+    }
+
+    /** The cleaning action: refers to the descriptor only, never to its owner. */
+    private record Closer(Closeable descriptor) implements Runnable {
+        @Override
+        public void run() {
+            try {
+                descriptor.close();
+            } catch (IOException e) {
+                System.getLogger(NativeFile.class.getName()).log(System.Logger.Level.DEBUG,
+                        "closing " + descriptor + ": " + e);
+            }
         }
     }
 
