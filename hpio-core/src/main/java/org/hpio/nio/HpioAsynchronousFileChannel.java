@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.CompletionHandler;
@@ -472,7 +473,9 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         if (!options.writable()) {
             throw new NonWritableChannelException();
         }
-        ensureOpen();
+        if (!isOpen()) {   // as the JDK's, whose end(n > 0) turns its ClosedChannelException into this one
+            throw new AsynchronousCloseException();
+        }
         jdk.truncate(size);
         return this;
     }

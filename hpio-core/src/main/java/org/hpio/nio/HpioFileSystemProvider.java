@@ -346,6 +346,9 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
     @Override
     public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
             throws IOException {
+        if (filter == null) {
+            throw new NullPointerException();   // as the JDK's, at the open, not at the first entry
+        }
         DirectoryStream<Path> entries = delegate.newDirectoryStream(unwrap(dir), p -> filter.accept(fileSystem.wrap(p)));
         return HpioDirectoryStream.of(fileSystem, entries);
     }

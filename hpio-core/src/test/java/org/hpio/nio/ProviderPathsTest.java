@@ -93,6 +93,14 @@ class ProviderPathsTest {
     }
 
     @Test
+    void aDirectoryStreamWithoutAFilterIsRefusedAtTheOpenAsTheJdksIs() {
+        assertThrows(NullPointerException.class,
+                () -> Files.newDirectoryStream(dir, (DirectoryStream.Filter<Path>) null));
+        assertThrows(NullPointerException.class,
+                () -> Files.newDirectoryStream(viaHpio(dir), (DirectoryStream.Filter<Path>) null));
+    }
+
+    @Test
     void aWatchKeyIsTheRegisteredPathsAndItsEventsContextsAreHpiosPaths() throws Exception {
         Path watched = viaHpio(dir);
         try (WatchService service = hpio.newWatchService()) {
