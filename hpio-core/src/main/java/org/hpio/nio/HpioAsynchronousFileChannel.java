@@ -243,7 +243,10 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
                 return null;
             }
             got = CachedRead.read(file, dst, position, false);   // as the engine would: all of it, or not here
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            got = 0;
+            failure = JdkErrors.asJdks(e);   // a failed call: in the JDK's words
+        } catch (RuntimeException e) {
             got = 0;
             failure = e;
         } finally {
@@ -514,7 +517,11 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         if (request != null) {
             IoRequests.awaitAllUninterruptibly(List.of(request));
             if (request.errno() != Errno.ECANCELED || !isOpen()) {
-                request.resultOrThrow();
+                try {
+                    request.resultOrThrow();
+                } catch (IOException e) {
+                    throw JdkErrors.asJdks(e);   // a failed fsync: in the JDK's words
+                }
                 return;
             }
         }

@@ -514,6 +514,8 @@ final class HpioFileChannel extends FileChannel {
             completed = true;
             closeQuietlyAfterInterrupt();
             throw e;
+        } catch (IOException e) {
+            throw JdkErrors.asJdks(e);   // a failed call: in the JDK's words
         } finally {
             if (transfer != null) {
                 transfer.release();
@@ -683,6 +685,8 @@ final class HpioFileChannel extends FileChannel {
             completed = true;
             closeQuietlyAfterInterrupt();
             throw e;
+        } catch (IOException e) {
+            throw JdkErrors.asJdks(e);   // a failed fsync: in the JDK's words
         } finally {
             endBlocking(completed, cleared);
         }

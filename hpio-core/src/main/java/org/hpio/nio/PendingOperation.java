@@ -85,7 +85,7 @@ final class PendingOperation<A> implements Future<Integer> {
             } else if (r.errno() == Errno.ECANCELED || !channel.isOpen()) {
                 failure = new AsynchronousCloseException();
             } else {
-                failure = r.exception();
+                failure = JdkErrors.asJdks(r.exception());   // a failed call: in the JDK's words
             }
         } catch (RuntimeException | Error e) {
             failure = new IOException(e);

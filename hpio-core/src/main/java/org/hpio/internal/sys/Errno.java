@@ -58,13 +58,65 @@ public final class Errno {
             Map.entry(ECANCELED, "ECANCELED (operation canceled)"),
             Map.entry(EDQUOT, "EDQUOT (disk quota exceeded)"));
 
+    /**
+     * The C library's text for each errno (glibc's {@code strerror}), which the JDK's channels give as the message
+     * of their IOException for a failed call (see {@link #strerror}).
+     */
+    private static final Map<Integer, String> STRERROR = Map.ofEntries(
+            Map.entry(EPERM, "Operation not permitted"),
+            Map.entry(ENOENT, "No such file or directory"),
+            Map.entry(EINTR, "Interrupted system call"),
+            Map.entry(EIO, "Input/output error"),
+            Map.entry(6, "No such device or address"),
+            Map.entry(EBADF, "Bad file descriptor"),
+            Map.entry(EAGAIN, "Resource temporarily unavailable"),
+            Map.entry(ENOMEM, "Cannot allocate memory"),
+            Map.entry(EACCES, "Permission denied"),
+            Map.entry(EEXIST, "File exists"),
+            Map.entry(EXDEV, "Invalid cross-device link"),
+            Map.entry(19, "No such device"),
+            Map.entry(ENOTDIR, "Not a directory"),
+            Map.entry(EISDIR, "Is a directory"),
+            Map.entry(EINVAL, "Invalid argument"),
+            Map.entry(EMFILE, "Too many open files"),
+            Map.entry(26, "Text file busy"),
+            Map.entry(EFBIG, "File too large"),
+            Map.entry(ENOSPC, "No space left on device"),
+            Map.entry(ESPIPE, "Illegal seek"),
+            Map.entry(EROFS, "Read-only file system"),
+            Map.entry(ENAMETOOLONG, "File name too long"),
+            Map.entry(ENOSYS, "Function not implemented"),
+            Map.entry(ELOOP, "Too many levels of symbolic links"),
+            Map.entry(75, "Value too large for defined data type"),
+            Map.entry(EOPNOTSUPP, "Operation not supported"),
+            Map.entry(EDQUOT, "Disk quota exceeded"),
+            Map.entry(ECANCELED, "Operation canceled"));
+
     private Errno() {
+    }
+
+    /** The C library's text for {@code errno}, as glibc's {@code strerror} gives it ("Unknown error N" beyond its table). */
+    public static String strerror(int errno) {
+        return STRERROR.getOrDefault(errno, "Unknown error " + errno);
+    }
+
+    /**
+     * The errno of a failed system call that {@link #exception} reported in {@code e}, or -1 when {@code e} is not
+     * such a report (another exception, or a missing file, which a call on an open descriptor never reports).
+     */
+    public static int ofCall(IOException e) {
+        return switch (e) {
+            case ErrnoException errnoException -> errnoException.errno();
+            case Denied denied -> denied.errno;
+            default -> -1;
+        };
     }
 
     /** The error number behind {@code e}: its own for an {@link ErrnoException}, else EIO. */
     public static int of(IOException e) {
         return switch (e) {
             case ErrnoException errnoException -> errnoException.errno();
+            case Denied denied -> denied.errno;
             case NoSuchFileException ignored -> ENOENT;
             case AccessDeniedException ignored -> EACCES;
             default -> EIO;
@@ -85,8 +137,19 @@ public final class Errno {
         String reason = operation + " failed" + where + ": " + describe(errno);
         return switch (errno) {
             case ENOENT -> new NoSuchFileException(path, null, reason);
-            case EACCES, EPERM -> new AccessDeniedException(path, null, reason);
+            case EACCES, EPERM -> new Denied(path, reason, errno);
             default -> new ErrnoException(path, reason, errno);
         };
+    }
+
+    /** EACCES or EPERM, as the AccessDeniedException {@code java.nio.file} has for them, keeping which it was. */
+    static final class Denied extends AccessDeniedException {
+        private static final long serialVersionUID = 1L;
+        private final int errno;
+
+        Denied(String path, String reason, int errno) {
+            super(path, null, reason);
+            this.errno = errno;
+        }
     }
 }
