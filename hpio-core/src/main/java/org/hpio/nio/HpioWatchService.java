@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The platform's watch service, with its keys and events in hpio's paths: a key's {@code watchable()} is the
@@ -23,6 +24,16 @@ final class HpioWatchService implements WatchService {
     private final WatchService delegate;
     /** hpio's key of each platform key registered through this service and not cancelled. */
     private final Map<WatchKey, Key> keys = new ConcurrentHashMap<>();
+    /**
+     * Keys cancelled and maybe still queued, each with its place in the order of cancels and polls: one signalled
+     * before its cancel is still handed out by the platform's queue, and goes out as the same key object. Once a
+     * poll finds the queue empty, none cancelled before that poll began can come any more: they are forgotten.
+     */
+    private final Map<WatchKey, Cancelled> cancelled = new ConcurrentHashMap<>();
+    private final AtomicLong sequence = new AtomicLong();
+
+    private record Cancelled(Key key, long cancelledAt) {
+    }
 
     HpioWatchService(HpioFileSystem fileSystem, WatchService delegate) {
         this.fileSystem = fileSystem;
@@ -40,16 +51,27 @@ final class HpioWatchService implements WatchService {
     public void close() throws IOException {
         delegate.close();
         keys.clear();
+        cancelled.clear();
     }
 
     @Override
     public WatchKey poll() {
-        return ours(delegate.poll());
+        long began = sequence.get();
+        return oursOrForget(delegate.poll(), began);
     }
 
     @Override
     public WatchKey poll(long timeout, TimeUnit unit) throws InterruptedException {
-        return ours(delegate.poll(timeout, unit));
+        long began = sequence.get();
+        return oursOrForget(delegate.poll(timeout, unit), began);
+    }
+
+    /** {@link #ours}; when the queue was empty, forgets the keys cancelled before the poll began. */
+    private WatchKey oursOrForget(WatchKey key, long pollBegan) {
+        if (key == null) {
+            cancelled.values().removeIf(c -> c.cancelledAt() <= pollBegan);
+        }
+        return ours(key);
     }
 
     @Override
@@ -63,8 +85,9 @@ final class HpioWatchService implements WatchService {
             return null;
         }
         Key mine = keys.get(key);
-        if (mine == null) {   // cancelled meanwhile
-            return new Key(key, fileSystem.wrap((Path) key.watchable()));
+        if (mine == null) {   // cancelled after it was signalled: the same key object, once
+            Cancelled gone = cancelled.remove(key);
+            return gone != null ? gone.key() : new Key(key, fileSystem.wrap((Path) key.watchable()));
         }
         if (!key.isValid()) {
             keys.remove(key, mine);   // its directory gone: signalled this last time, and never again
@@ -105,7 +128,9 @@ final class HpioWatchService implements WatchService {
         @Override
         public void cancel() {
             delegate.cancel();
-            keys.remove(delegate, this);
+            if (keys.remove(delegate, this)) {
+                cancelled.put(delegate, new Cancelled(this, sequence.incrementAndGet()));
+            }
         }
 
         @Override

@@ -1,5 +1,6 @@
 package org.hpio.nio;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,6 +125,17 @@ class ProviderPathsTest {
             assertTrue(signalled.reset());
             key.cancel();
             assertFalse(key.isValid());
+        }
+        try (WatchService service = hpio.newWatchService()) {   // signalled, then cancelled: still the same key
+            WatchKey key = watched.register(service, StandardWatchEventKinds.ENTRY_CREATE);
+            Files.writeString(dir.resolve("late.txt"), "late");
+            Thread.sleep(500);   // for the platform's watcher thread to signal the key (not a measurement)
+            key.cancel();
+            WatchKey got = service.poll(5, TimeUnit.SECONDS);
+            Assumptions.assumeTrue(got != null, "the key was not signalled before its cancel");
+            assertSame(key, got, "a key signalled before its cancel comes out as the same object, as the JDK's");
+            assertFalse(got.isValid());
+            assertNull(service.poll(), "and once");
         }
         try (WatchService service = hpio.newWatchService()) {
             service.close();
