@@ -101,7 +101,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
                 NativeFile.forceDirectory(file.toPath().toAbsolutePath().getParent());   // the new name is durable
             }
             this.file = opened;
-            this.descriptorCloser = NativeFile.closeWhenUnreachable(this, opened);
+            this.descriptorCloser = NativeFile.closeWhenUnreachable(opened);
         } catch (IOException | RuntimeException e) {
             if (opened != null) {
                 opened.close();

@@ -106,7 +106,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         this.jdk = jdk;
         this.executor = executor;
         this.options = options;
-        this.descriptorCloser = NativeFile.closeWhenUnreachable(this, late != null ? late : file);
+        this.descriptorCloser = NativeFile.closeWhenUnreachable(late != null ? late : file);
     }
 
     /**

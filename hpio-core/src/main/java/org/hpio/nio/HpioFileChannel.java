@@ -100,7 +100,7 @@ final class HpioFileChannel extends FileChannel {
         this.jdkProvider = jdkProvider;
         this.path = path;
         this.options = options;
-        this.descriptorCloser = NativeFile.closeWhenUnreachable(this, late != null ? late : file);
+        this.descriptorCloser = NativeFile.closeWhenUnreachable(late != null ? late : file);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.ref.Cleaner;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -444,23 +445,55 @@ public final class NativeFile implements Closeable {
         }
     }
 
-    /** One thread closes the descriptors of every owner dropped unclosed (see {@link #closeWhenUnreachable}). */
-    private static final Cleaner CLEANER = Cleaner.create();
-
     /**
-     * Closes {@code descriptor} when {@code owner} becomes unreachable, if nothing closed it before, as the JDK's
-     * channels close theirs: for an owner (a channel, a file) that a program may drop unclosed, whose hpio
-     * descriptor would stay open for good otherwise. The returned Cleanable's {@code clean} closes it at once,
-     * once (the owner's close; a failure is logged, DEBUG). {@code descriptor} must not refer to {@code owner}.
+     * A handle that closes {@code descriptor} when the handle becomes unreachable, if nothing closed it before, as
+     * the JDK's channels close theirs: kept in a field of the descriptor's owner (a channel, a file) that a program
+     * may drop unclosed, it goes with the owner, and the descriptor does not stay open for good. Its
+     * {@code clean} closes the descriptor at once, once (the owner's close; a failure is logged, DEBUG).
+     * {@code descriptor} must not refer to the owner. The JDK's own cleaner thread does the closing: the handle
+     * holds an automatic arena, whose segment's cleanup action closes, so hpio starts no thread for it (a thread
+     * of its own counted against {@code bench nio}'s thread bound). Where native calls are off the descriptor is
+     * the JDK's channel ({@link FileCalls}), which its own cleaner closes: the handle then closes only on
+     * {@code clean}.
      */
-    public static Cleaner.Cleanable closeWhenUnreachable(Object owner, Closeable descriptor) {
-        return CLEANER.register(owner, new Closer(descriptor));
+    public static Cleaner.Cleanable closeWhenUnreachable(Closeable descriptor) {
+        Closer closer = new Closer(descriptor);
+        if (!NativeAccess.available()) {
+            return closer::run;
+        }
+        return new ClosedWithArena(closer);
     }
 
-    /** The cleaning action: refers to the descriptor only, never to its owner. */
-    private record Closer(Closeable descriptor) implements Runnable {
+    /** See {@link #closeWhenUnreachable}: the arena, reachable only from here, runs the closer when collected. */
+    private static final class ClosedWithArena implements Cleaner.Cleanable {
+        private final Arena arena = Arena.ofAuto();
+        private final Closer closer;
+
+        ClosedWithArena(Closer closer) {
+            this.closer = closer;
+            MemorySegment.NULL.reinterpret(0, arena, segment -> closer.run());   // captures the closer, not this
+        }
+
+        @Override
+        public void clean() {
+            closer.run();
+        }
+    }
+
+    /** The closing, once: refers to the descriptor only, never to its owner. */
+    private static final class Closer implements Runnable {
+        private final Closeable descriptor;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Closer(Closeable descriptor) {
+            this.descriptor = descriptor;
+        }
+
         @Override
         public void run() {
+            if (!done.compareAndSet(false, true)) {
+                return;
+            }
             try {
                 descriptor.close();
             } catch (IOException e) {
