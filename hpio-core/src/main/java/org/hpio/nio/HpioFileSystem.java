@@ -21,6 +21,22 @@ final class HpioFileSystem extends FileSystem {
         this.delegate = delegate;
     }
 
+    /** The wrapped root, made once: the platform's root is one object, and so is hpio's ({@code ==} holds). */
+    private volatile HpioPath root;
+
+    /** The platform's {@code root} (null stays null) as hpio's one root path when it is the platform's usual one. */
+    Path wrapRoot(Path platformRoot) {
+        HpioPath known = root;
+        if (known != null && known.delegate() == platformRoot) {
+            return known;
+        }
+        Path wrapped = wrap(platformRoot);
+        if (known == null && wrapped instanceof HpioPath first) {
+            root = first;
+        }
+        return wrapped;
+    }
+
     /** {@code path} as a path of this file system (null stays null). */
     Path wrap(Path path) {
         return path == null || path instanceof HpioPath ? path : new HpioPath(this, path);

@@ -38,6 +38,19 @@ final class HpioPath implements Path {
         return fileSystem.wrap(path);
     }
 
+    /**
+     * The platform's {@code result}, as this path when it is this path's own delegate and as {@code other} when
+     * it is {@code other}'s: where the platform returns the receiver or the argument itself (a normal path's
+     * {@code normalize}, an absolute one's {@code toAbsolutePath}, a resolve against an absolute path), so
+     * does hpio, and code comparing with {@code ==} sees what it sees on the JDK's.
+     */
+    private Path same(Path result, Path other) {
+        if (result == delegate) {
+            return this;
+        }
+        return other instanceof HpioPath p && result == p.delegate ? other : wrap(result);
+    }
+
     @Override
     public HpioFileSystem getFileSystem() {
         return fileSystem;
@@ -50,7 +63,7 @@ final class HpioPath implements Path {
 
     @Override
     public Path getRoot() {
-        return wrap(delegate.getRoot());
+        return fileSystem.wrapRoot(delegate.getRoot());
     }
 
     @Override
@@ -90,12 +103,12 @@ final class HpioPath implements Path {
 
     @Override
     public Path normalize() {
-        return wrap(delegate.normalize());
+        return same(delegate.normalize(), null);
     }
 
     @Override
     public Path resolve(Path other) {
-        return wrap(delegate.resolve(unwrap(other)));
+        return same(delegate.resolve(unwrap(other)), other);
     }
 
     @Override
@@ -110,7 +123,7 @@ final class HpioPath implements Path {
 
     @Override
     public Path toAbsolutePath() {
-        return wrap(delegate.toAbsolutePath());
+        return same(delegate.toAbsolutePath(), null);
     }
 
     @Override

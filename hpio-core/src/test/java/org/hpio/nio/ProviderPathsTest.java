@@ -94,6 +94,24 @@ class ProviderPathsTest {
         }
     }
 
+    /** Where the JDK's paths return the receiver or the argument itself, hpio's do too: {@code ==} agrees. */
+    @Test
+    void identityOfPathResultsIsTheJdks() {
+        for (FileSystem fs : List.of(FileSystems.getDefault(), hpio)) {
+            Path abs = fs.getPath("/tmp/x");
+            Path rel = fs.getPath("a");
+            List<Boolean> jdk = identities(FileSystems.getDefault().getPath("/tmp/x"),
+                    FileSystems.getDefault().getPath("a"));
+            assertEquals(jdk, identities(abs, rel), "on " + fs.provider().getClass().getSimpleName());
+        }
+    }
+
+    private static List<Boolean> identities(Path abs, Path rel) {
+        return List.of(abs.normalize() == abs, abs.toAbsolutePath() == abs, rel.resolve(abs) == abs,
+                abs.getRoot() == rel.toAbsolutePath().getRoot(), rel.resolve(rel.getFileSystem().getPath("")) == rel,
+                rel.normalize() == rel);
+    }
+
     @Test
     void aDirectoryStreamWithoutAFilterIsRefusedAtTheOpenAsTheJdksIs() {
         assertThrows(NullPointerException.class,
