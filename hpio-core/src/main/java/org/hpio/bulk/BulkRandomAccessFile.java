@@ -10,7 +10,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
-import java.lang.ref.Cleaner;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -60,7 +59,7 @@ public class BulkRandomAccessFile extends RandomAccessFile implements BulkDataIn
     /** The path in messages. */
     private final String path;
     /** Closes {@link #file} when this instance is closed, or unreachable unclosed. */
-    private final Cleaner.Cleanable descriptorCloser;
+    private final NativeFile.DescriptorCloser descriptorCloser;
 
     /** Opens {@code name} as {@link RandomAccessFile#RandomAccessFile(String, String)} does; big-endian arrays. */
     public BulkRandomAccessFile(String name, String mode) throws IOException {

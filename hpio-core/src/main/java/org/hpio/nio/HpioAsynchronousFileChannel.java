@@ -8,7 +8,6 @@ import org.hpio.internal.sys.Errno;
 import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
-import java.lang.ref.Cleaner;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
@@ -95,7 +94,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
      */
     volatile Runnable betweenSubmissionAndListener;
     /** Closes hpio's descriptor if the program drops this channel unclosed (see HpioFileChannel's). */
-    private final Cleaner.Cleanable descriptorCloser;
+    private final NativeFile.DescriptorCloser descriptorCloser;
 
     private HpioAsynchronousFileChannel(EngineRings engines, NativeFile file, LateDescriptor late, Path path,
                                         AsynchronousFileChannel jdk, ExecutorService executor, ChannelOptions options) {
@@ -641,15 +640,7 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         try {
             jdk.close();
         } finally {
-            try {
-                if (late != null) {
-                    late.close();   // and none is opened after
-                } else {
-                    file.close();
-                }
-            } finally {
-                descriptorCloser.clean();   // closed: nothing left for the Cleaner
-            }
+            descriptorCloser.close();   // hpio's descriptor (late's: none is opened after), once
         }
     }
 

@@ -9,7 +9,6 @@ import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
-import java.lang.ref.Cleaner;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -84,7 +83,7 @@ final class HpioFileChannel extends FileChannel {
      * Closes hpio's descriptor ({@link #late}'s, or {@link #file}) if the program drops this channel unclosed, as
      * the JDK's channel closes its own (its Cleaner): a dropped channel kept the descriptor open for good.
      */
-    private final Cleaner.Cleanable descriptorCloser;
+    private final NativeFile.DescriptorCloser descriptorCloser;
 
     private HpioFileChannel(EngineRings engines, NativeFile file, FileChannel jdk, FileSystemProvider jdkProvider,
                             Path path, ChannelOptions options) {
@@ -845,15 +844,7 @@ final class HpioFileChannel extends FileChannel {
             }
         } finally {
             jdkLock.unlock();
-            try {
-                if (late != null) {
-                    late.close();   // and none is opened after
-                } else {
-                    file.close();
-                }
-            } finally {
-                descriptorCloser.clean();   // closed: nothing left for the Cleaner
-            }
+            descriptorCloser.close();   // hpio's descriptor (late's: none is opened after), once
         }
     }
 

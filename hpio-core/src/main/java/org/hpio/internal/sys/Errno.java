@@ -32,31 +32,21 @@ public final class Errno {
     public static final int ECANCELED = 125;
     public static final int EDQUOT = 122;
 
+    /** The symbolic names of the errnos hpio reports (see {@link #describe}). */
     private static final Map<Integer, String> NAMES = Map.ofEntries(
-            Map.entry(EPERM, "EPERM (operation not permitted)"),
-            Map.entry(ENOENT, "ENOENT (no such file or directory)"),
-            Map.entry(EINTR, "EINTR (interrupted system call)"),
-            Map.entry(EIO, "EIO (input/output error)"),
-            Map.entry(EBADF, "EBADF (bad file descriptor)"),
-            Map.entry(EAGAIN, "EAGAIN (resource temporarily unavailable)"),
-            Map.entry(ENOMEM, "ENOMEM (out of memory)"),
-            Map.entry(EACCES, "EACCES (permission denied)"),
-            Map.entry(EEXIST, "EEXIST (file exists)"),
-            Map.entry(EXDEV, "EXDEV (cross-device link, or a path leaving the directory)"),
-            Map.entry(ENOTDIR, "ENOTDIR (not a directory)"),
-            Map.entry(ENAMETOOLONG, "ENAMETOOLONG (file name too long)"),
-            Map.entry(ELOOP, "ELOOP (too many levels of symbolic links)"),
-            Map.entry(EISDIR, "EISDIR (is a directory)"),
-            Map.entry(EINVAL, "EINVAL (invalid argument)"),
-            Map.entry(EMFILE, "EMFILE (too many open files)"),
-            Map.entry(EFBIG, "EFBIG (file too large)"),
-            Map.entry(ENOSPC, "ENOSPC (no space left on device)"),
-            Map.entry(ESPIPE, "ESPIPE (illegal seek)"),
-            Map.entry(EROFS, "EROFS (read-only file system)"),
-            Map.entry(ENOSYS, "ENOSYS (function not implemented)"),
-            Map.entry(EOPNOTSUPP, "EOPNOTSUPP (operation not supported)"),
-            Map.entry(ECANCELED, "ECANCELED (operation canceled)"),
-            Map.entry(EDQUOT, "EDQUOT (disk quota exceeded)"));
+            Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(EINTR, "EINTR"),
+            Map.entry(EIO, "EIO"), Map.entry(EBADF, "EBADF"), Map.entry(EAGAIN, "EAGAIN"),
+            Map.entry(ENOMEM, "ENOMEM"), Map.entry(EACCES, "EACCES"), Map.entry(EEXIST, "EEXIST"),
+            Map.entry(EXDEV, "EXDEV"), Map.entry(ENOTDIR, "ENOTDIR"), Map.entry(ENAMETOOLONG, "ENAMETOOLONG"),
+            Map.entry(ELOOP, "ELOOP"), Map.entry(EISDIR, "EISDIR"), Map.entry(EINVAL, "EINVAL"),
+            Map.entry(EMFILE, "EMFILE"), Map.entry(EFBIG, "EFBIG"), Map.entry(ENOSPC, "ENOSPC"),
+            Map.entry(ESPIPE, "ESPIPE"), Map.entry(EROFS, "EROFS"), Map.entry(ENOSYS, "ENOSYS"),
+            Map.entry(EOPNOTSUPP, "EOPNOTSUPP"), Map.entry(ECANCELED, "ECANCELED"), Map.entry(EDQUOT, "EDQUOT"));
+
+    /** hpio's own meaning where it says more than the C library's text (see {@link #describe}). */
+    private static final Map<Integer, String> MEANINGS = Map.of(
+            ENOMEM, "out of memory",
+            EXDEV, "cross-device link, or a path leaving the directory");
 
     /**
      * The C library's text for each errno (glibc's {@code strerror}), which the JDK's channels give as the message
@@ -123,9 +113,21 @@ public final class Errno {
         };
     }
 
-    /** The symbolic name and meaning of {@code errno}, e.g. "ENOSPC (no space left on device)". */
+    /**
+     * The symbolic name and meaning of {@code errno}, e.g. "ENOSPC (no space left on device)": the C library's
+     * text from a small letter, or hpio's own where it says more.
+     */
     public static String describe(int errno) {
-        return NAMES.getOrDefault(errno, "errno " + errno);
+        String name = NAMES.get(errno);
+        if (name == null) {
+            return "errno " + errno;
+        }
+        String meaning = MEANINGS.get(errno);
+        if (meaning == null) {
+            String text = strerror(errno);
+            meaning = Character.toLowerCase(text.charAt(0)) + text.substring(1);
+        }
+        return name + " (" + meaning + ")";
     }
 
     /**

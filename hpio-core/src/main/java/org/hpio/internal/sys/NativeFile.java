@@ -448,49 +448,49 @@ public final class NativeFile implements Closeable {
     /**
      * A handle that closes {@code descriptor} when the handle becomes unreachable, if nothing closed it before, as
      * the JDK's channels close theirs: kept in a field of the descriptor's owner (a channel, a file) that a program
-     * may drop unclosed, it goes with the owner, and the descriptor does not stay open for good. Its
-     * {@code clean} closes the descriptor at once, once (the owner's close; a failure is logged, DEBUG).
-     * {@code descriptor} must not refer to the owner. The JDK's own cleaner thread does the closing: the handle
-     * holds an automatic arena, whose segment's cleanup action closes, so hpio starts no thread for it (a thread
-     * of its own counted against {@code bench nio}'s thread bound). Where native calls are off the descriptor is
-     * the JDK's channel ({@link FileCalls}), which its own cleaner closes: the handle then closes only on
-     * {@code clean}.
+     * may drop unclosed, it goes with the owner, and the descriptor does not stay open for good. The owner's close
+     * closes it through the handle, once: {@link DescriptorCloser#close} (a failure thrown) or
+     * {@link DescriptorCloser#clean} (a failure logged, DEBUG). {@code descriptor} must not refer to the owner.
+     * The JDK's own cleaner thread does the closing of a dropped one: the handle holds an automatic arena, whose
+     * segment's cleanup action closes, so hpio starts no thread for it (a thread of its own counted against
+     * {@code bench nio}'s thread bound). Where native calls are off the descriptor is the JDK's channel
+     * ({@link FileCalls}), which its own cleaner closes: the handle then closes only when asked.
      */
-    public static Cleaner.Cleanable closeWhenUnreachable(Closeable descriptor) {
-        Closer closer = new Closer(descriptor);
-        if (!NativeAccess.available()) {
-            return closer::run;
-        }
-        return new ClosedWithArena(closer);
+    public static DescriptorCloser closeWhenUnreachable(Closeable descriptor) {
+        return new DescriptorCloser(descriptor, NativeAccess.available());
     }
 
-    /** See {@link #closeWhenUnreachable}: the arena, reachable only from here, runs the closer when collected. */
-    private static final class ClosedWithArena implements Cleaner.Cleanable {
-        private final Arena arena = Arena.ofAuto();
-        private final Closer closer;
-
-        ClosedWithArena(Closer closer) {
-            this.closer = closer;
-            MemorySegment.NULL.reinterpret(0, arena, segment -> closer.run());   // captures the closer, not this
-        }
-
-        @Override
-        public void clean() {
-            closer.run();
-        }
-    }
-
-    /** The closing, once: refers to the descriptor only, never to its owner. */
-    private static final class Closer implements Runnable {
+    /** See {@link #closeWhenUnreachable}: refers to the descriptor only, never to its owner. */
+    public static final class DescriptorCloser implements Closeable, Cleaner.Cleanable {
         private final Closeable descriptor;
         private final AtomicBoolean done = new AtomicBoolean();
+        /** Reachable only from here: collected with this handle, it runs {@link #clean} (null: native calls off). */
+        private final Arena arena;
 
-        Closer(Closeable descriptor) {
+        private DescriptorCloser(Closeable descriptor, boolean onCollection) {
             this.descriptor = descriptor;
+            this.arena = onCollection ? Arena.ofAuto() : null;
+            if (onCollection) {
+                AtomicBoolean once = done;   // the cleanup captures these two, not this handle
+                MemorySegment.NULL.reinterpret(0, arena, segment -> closeLogged(descriptor, once));
+            }
         }
 
+        /** Closes the descriptor now, if not yet; its failure is thrown. */
         @Override
-        public void run() {
+        public void close() throws IOException {
+            if (done.compareAndSet(false, true)) {
+                descriptor.close();
+            }
+        }
+
+        /** Closes the descriptor now, if not yet; its failure is logged. */
+        @Override
+        public void clean() {
+            closeLogged(descriptor, done);
+        }
+
+        private static void closeLogged(Closeable descriptor, AtomicBoolean done) {
             if (!done.compareAndSet(false, true)) {
                 return;
             }
