@@ -40,14 +40,25 @@ final class NativeFiles {
      */
     static boolean servedByEngine(FileSystemProvider jdkProvider, Path path) throws IOException {
         if (NativeAccess.available()) {
-            // One statx; statfs only for a file without a device of its own, where every pseudo file system is.
-            String name = NativeFile.nameOf(path);
-            Statx statx = Statx.of(name, Statx.STATX_TYPE);
-            return statx.isRegularFile() && (!statx.onAnonymousDevice()
-                    || !FileSystemType.isPseudo(FileSystemType.of(name)));
+            return servedDevice(NativeFile.nameOf(path)) != NOT_SERVED;
         }
         return jdkProvider.readAttributes(path, BasicFileAttributes.class).isRegularFile()
                 && !isPseudoStore(jdkProvider, path);
+    }
+
+    /** What {@link #servedDevice} answers for a file the engine does not serve. */
+    static final long NOT_SERVED = Long.MIN_VALUE;
+
+    /**
+     * {@link #servedByEngine} by native calls, for the file named {@code name} ({@code NativeFile.nameOf}): the
+     * device it is on ({@code Statx.dev()}) when served, else {@link #NOT_SERVED}. One statx; statfs only for a
+     * file without a device of its own, where every pseudo file system is.
+     */
+    static long servedDevice(String name) throws IOException {
+        Statx statx = Statx.of(name, Statx.STATX_TYPE);
+        boolean served = statx.isRegularFile() && (!statx.onAnonymousDevice()
+                || !FileSystemType.isPseudo(FileSystemType.of(name)));
+        return served ? statx.dev() : NOT_SERVED;
     }
 
     /**

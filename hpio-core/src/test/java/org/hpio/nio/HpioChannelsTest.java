@@ -675,6 +675,88 @@ class HpioChannelsTest {
         writer.get(10, TimeUnit.SECONDS);
     }
 
+    /**
+     * A plain read-only open of a name remembered as a regular file skips the statx by name and checks the
+     * descriptor at the channel's first call ({@link LateDescriptor#unchecked}): a name that has become a pipe
+     * since is read as the pipe, losing nothing, whether its writer came first (let through by hpio's open, it
+     * writes and closes before the check) or after (the JDK's open waits for it).
+     */
+    @Test
+    void aNameRememberedAsARegularFileThatIsNowAPipeIsReadAsThePipe() throws Exception {
+        NativeCalls.assumeOn("hpio's descriptor");
+        HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
+        for (boolean writerFirst : new boolean[] {true, false}) {
+            Path file = Files.write(dir.resolve("was-a-file-" + writerFirst), "a file".getBytes());
+            Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+            try (FileChannel ch = FileChannel.open(viaHpio)) {   // checked by name, remembered
+                assertTrue(HpioChannels.isHpio(ch));
+                assertEquals(6, ch.size());
+            }
+            assertTrue(RegularFileNames.deviceOf(file.toString()) != RegularFileNames.UNKNOWN, "remembered");
+            Files.delete(file);
+            namedPipe(file);
+            CompletableFuture<Path> writer = null;
+            if (writerFirst) {
+                writer = onOwnThread(() -> Files.write(file, "hello".getBytes()));
+                Thread.sleep(50);   // in its open, waiting for a reader
+            }
+            CompletableFuture<byte[]> read = onVirtualThread(() -> Files.readAllBytes(viaHpio));
+            if (!writerFirst) {
+                Thread.sleep(50);   // the reader waits in the JDK's open for a writer
+                writer = onOwnThread(() -> Files.write(file, "hello".getBytes()));
+            }
+            assertEquals("hello", new String(read.get(30, TimeUnit.SECONDS)), "writer first: " + writerFirst);
+            writer.get(10, TimeUnit.SECONDS);
+            assertEquals(RegularFileNames.UNKNOWN, RegularFileNames.deviceOf(file.toString()), "forgotten");
+        }
+    }
+
+    /**
+     * What a remembered name leads to is checked by its descriptor: another file put in its place is read, a
+     * directory there fails as the JDK's channel fails on it, and a missing one as the JDK's open does.
+     */
+    @Test
+    void aNameRememberedAsARegularFileIsCheckedByWhatItsOpenFinds() throws Exception {
+        NativeCalls.assumeOn("hpio's descriptor");
+        HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
+        Path file = Files.write(dir.resolve("f"), "first".getBytes());
+        Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+        IoEngines.sharedRings();   // started: a virtual thread's plain channel is hpio's
+        assertArrayEquals("first".getBytes(), onVirtualThread(() -> Files.readAllBytes(viaHpio)).get(30, TimeUnit.SECONDS));
+        assertTrue(RegularFileNames.deviceOf(file.toString()) != RegularFileNames.UNKNOWN, "remembered");
+
+        Path other = Files.write(dir.resolve("other"), "the second file".getBytes());
+        Files.move(other, file, StandardCopyOption.REPLACE_EXISTING);
+        assertArrayEquals("the second file".getBytes(),
+                onVirtualThread(() -> Files.readAllBytes(viaHpio)).get(30, TimeUnit.SECONDS));
+        try (FileChannel ch = FileChannel.open(viaHpio)) {
+            assertTrue(HpioChannels.isHpio(ch));
+            ByteBuffer all = ByteBuffer.allocate(100);
+            assertEquals(15, ch.read(all, 0));   // a read first, no size: checked by the read's call
+            assertEquals(15, ch.size());
+        }
+
+        Files.delete(file);
+        Files.createDirectory(file);
+        IOException jdks = assertThrows(IOException.class, () -> Files.readAllBytes(file));
+        ExecutionException hpios = assertThrows(ExecutionException.class,
+                () -> onVirtualThread(() -> Files.readAllBytes(viaHpio)).get(30, TimeUnit.SECONDS), "a directory");
+        Throwable cause = hpios.getCause().getCause();   // the UncheckedIOException of onVirtualThread's
+        assertEquals(jdks.getClass(), cause.getClass());
+        assertEquals(jdks.getMessage(), cause.getMessage());
+
+        Files.delete(file);
+        Files.write(file, "again".getBytes());
+        try (FileChannel ch = FileChannel.open(viaHpio)) {
+            assertEquals(5, ch.size());
+        }
+        assertTrue(RegularFileNames.deviceOf(file.toString()) != RegularFileNames.UNKNOWN, "remembered again");
+        Files.delete(file);
+        NoSuchFileException missing = assertThrows(NoSuchFileException.class, () -> FileChannel.open(viaHpio));
+        assertEquals(file.toString(), missing.getMessage());
+        assertEquals(RegularFileNames.UNKNOWN, RegularFileNames.deviceOf(file.toString()), "forgotten");
+    }
+
     @Test
     void aPlatformThreadsPlainReadOnlyByteChannelIsTheJdksAndEveryOtherIsHpios() throws Exception {
         NativeCalls.assumeOn("hpio's channels");

@@ -50,6 +50,8 @@ public final class NativeFile implements Closeable {
             throw new ExceptionInInitializerError(e);
         }
     }
+    /** Set while the descriptor has O_NONBLOCK ({@link #openNonBlocking}), until {@link Lease#fd} clears it. */
+    private volatile boolean nonBlocking;
     /** Calls in flight, plus {@link #CLOSED} once close was asked for. */
     private final AtomicLong state = new AtomicLong();
 
@@ -73,6 +75,25 @@ public final class NativeFile implements Closeable {
         String name = nameOf(path);
         FileCalls calls = NativeAccess.available() ? DescriptorCalls.open(name, flags) : ChannelCalls.open(path, flags);
         return new NativeFile(calls, flags, name);
+    }
+
+    /**
+     * Opens {@code path} with {@code flags} plus O_NONBLOCK and O_NOCTTY, for a caller that checks the type of
+     * what it opened afterwards, by the descriptor (a {@code statx} of it): a pipe's open then returns at once
+     * rather than wait for a writer, and a terminal does not become the process's. Where native calls are off,
+     * as {@link #open}. O_NONBLOCK changes nothing for a regular file's reads and writes by system call, but
+     * io_uring turns it into "fail rather than wait" on file systems without non-blocking reads: the
+     * descriptor loses it before an engine first gets it ({@link Lease#fd}).
+     */
+    public static NativeFile openNonBlocking(Path path, int flags) throws IOException {
+        if (!NativeAccess.available()) {
+            return open(path, flags);
+        }
+        String name = nameOf(path);
+        NativeFile file = new NativeFile(DescriptorCalls.open(name, flags | Syscalls.O_NONBLOCK | Syscalls.O_NOCTTY),
+                flags, name);
+        file.nonBlocking = true;
+        return file;
     }
 
     /** Whether this file is a JDK channel, native calls being off ({@link NativeAccess}): no descriptor. */
@@ -257,6 +278,37 @@ public final class NativeFile implements Closeable {
         }
     }
 
+    /**
+     * statx(2) of the open descriptor (AT_EMPTY_PATH), asking {@code mask}: what the descriptor is, whatever its
+     * name leads to now. A descriptor's call only (not {@link #isPortable()}); it leaves O_NONBLOCK as it is.
+     */
+    public Statx statx(int mask) throws IOException {
+        acquire();
+        try {
+            return Statx.of(calls.descriptor(), path, mask);
+        } finally {
+            release();
+        }
+    }
+
+    /** For a named pipe's descriptor: the bytes waiting in the pipe (ioctl FIONREAD). A descriptor's call only. */
+    public int bytesInPipe() throws IOException {
+        acquire();
+        try {
+            return Syscalls.bytesInPipe(calls.descriptor(), path);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * The name that opens the file this descriptor has open, whatever its own name leads to now
+     * ({@code /proc/self/fd/N}); valid while this file is open. A descriptor's call only.
+     */
+    public String procName() {
+        return "/proc/self/fd/" + calls.descriptor();
+    }
+
     /** The file's size now (lseek SEEK_END); also refreshes {@link #sizeAtLeast}'s hint. */
     public long size() throws IOException {
         acquire();
@@ -329,9 +381,15 @@ public final class NativeFile implements Closeable {
         private Lease() {
         }
 
-        /** The descriptor; there is none where native calls are off ({@link #isPortable()}). */
+        /**
+         * The descriptor, for an engine or another caller that hands it to the kernel itself; there is none where
+         * native calls are off ({@link #isPortable()}). O_NONBLOCK from {@link #openNonBlocking} is cleared first.
+         */
         public int fd() {
             checkHeld();
+            if (nonBlocking) {
+                clearNonBlocking();
+            }
             return calls.descriptor();
         }
 
@@ -430,6 +488,9 @@ public final class NativeFile implements Closeable {
      * set. Throws IllegalStateException if close was not asked for (the wait could never end).
      */
     public void awaitReleased() {
+        if (isReleased()) {
+            return;
+        }
         if ((state.get() & CLOSED) == 0) {
             throw new IllegalStateException("waiting for the descriptor of " + path + ", which is not closed");
         }
@@ -445,41 +506,59 @@ public final class NativeFile implements Closeable {
         }
     }
 
+    /** Whether the descriptor is closed for good: close was asked for and no call holds it any more. */
+    public boolean isReleased() {
+        return (state.get() & RELEASED) != 0;
+    }
+
     /**
      * A handle that closes {@code descriptor} when the handle becomes unreachable, if nothing closed it before, as
      * the JDK's channels close theirs: kept in a field of the descriptor's owner (a channel, a file) that a program
      * may drop unclosed, it goes with the owner, and the descriptor does not stay open for good. The owner's close
      * closes it through the handle, once: {@link DescriptorCloser#close} (a failure thrown) or
      * {@link DescriptorCloser#clean} (a failure logged, DEBUG). {@code descriptor} must not refer to the owner.
-     * The JDK's own cleaner thread does the closing of a dropped one: the handle holds an automatic arena, whose
-     * segment's cleanup action closes, so hpio starts no thread for it (a thread of its own counted against
-     * {@code bench nio}'s thread bound). Where native calls are off the descriptor is the JDK's channel
-     * ({@link FileCalls}), which its own cleaner closes: the handle then closes only when asked.
+     * Where native calls are off the descriptor is the JDK's channel ({@link FileCalls}), which its own cleaner
+     * closes: the handle then closes only when asked.
+     *
+     * <p>The handle is registered with {@link DroppedDescriptors#CLEANER}, and a close unregisters it at once,
+     * as the JDK's {@code FileChannelImpl} does with its cleaner: a closed channel then leaves the collector no
+     * reference to discover and process. (Session 30 hung the closing on an automatic arena instead, which can
+     * only be let go by the collector: every channel's arena stayed registered until a collection found it,
+     * and 140,000 {@code Files.readAllBytes} a second on a virtual thread spent 7% of the process's CPU in the
+     * collector's threads, against 0.2% for the JDK's channel.)
      */
     public static DescriptorCloser closeWhenUnreachable(Closeable descriptor) {
         return new DescriptorCloser(descriptor, NativeAccess.available());
+    }
+
+    /**
+     * The cleaner of the descriptors whose owners were dropped unclosed. Its thread is a virtual one: hpio starts
+     * no OS thread for it (an OS thread of its own counted against {@code bench nio}'s thread bound), and it
+     * parks between collections. Started with the first handle.
+     */
+    private static final class DroppedDescriptors {
+        static final Cleaner CLEANER = Cleaner.create(Thread.ofVirtual().name("hpio-descriptor-cleaner").factory());
     }
 
     /** See {@link #closeWhenUnreachable}: refers to the descriptor only, never to its owner. */
     public static final class DescriptorCloser implements Closeable, Cleaner.Cleanable {
         private final Closeable descriptor;
         private final AtomicBoolean done = new AtomicBoolean();
-        /** Reachable only from here: collected with this handle, it runs {@link #clean} (null: native calls off). */
-        private final Arena arena;
+        /** Runs the closing when this handle is collected unclosed; unregistered by a close (null: native calls off). */
+        private final Cleaner.Cleanable registration;
 
         private DescriptorCloser(Closeable descriptor, boolean onCollection) {
             this.descriptor = descriptor;
-            this.arena = onCollection ? Arena.ofAuto() : null;
-            if (onCollection) {
-                AtomicBoolean once = done;   // the cleanup captures these two, not this handle
-                MemorySegment.NULL.reinterpret(0, arena, segment -> closeLogged(descriptor, once));
-            }
+            AtomicBoolean once = done;   // the cleanup captures these two, not this handle
+            this.registration = onCollection
+                    ? DroppedDescriptors.CLEANER.register(this, () -> closeLogged(descriptor, once)) : null;
         }
 
         /** Closes the descriptor now, if not yet; its failure is thrown. */
         @Override
         public void close() throws IOException {
             if (done.compareAndSet(false, true)) {
+                unregister();
                 descriptor.close();
             }
         }
@@ -487,7 +566,21 @@ public final class NativeFile implements Closeable {
         /** Closes the descriptor now, if not yet; its failure is logged. */
         @Override
         public void clean() {
-            closeLogged(descriptor, done);
+            if (registration != null) {
+                registration.clean();   // off the cleaner's list, and its action run here, once
+            } else {
+                closeLogged(descriptor, done);
+            }
+        }
+
+        /**
+         * Takes the registration off the cleaner's list. {@code Cleanable.clean} runs its action too, which
+         * finds {@link #done} set by the caller and closes nothing.
+         */
+        private void unregister() {
+            if (registration != null) {
+                registration.clean();
+            }
         }
 
         private static void closeLogged(Closeable descriptor, AtomicBoolean done) {
@@ -500,6 +593,22 @@ public final class NativeFile implements Closeable {
                 System.getLogger(NativeFile.class.getName()).log(System.Logger.Level.DEBUG,
                         "closing " + descriptor + ": " + e);
             }
+        }
+    }
+
+    /** Clears O_NONBLOCK, once (callers hold a lease). Should the call fail, the descriptor keeps it: logged. */
+    private void clearNonBlocking() {
+        synchronized (calls) {   // private to this file; nothing else locks it
+            if (!nonBlocking) {
+                return;
+            }
+            try {
+                Syscalls.clearNonBlocking(calls.descriptor(), path);
+            } catch (IOException e) {
+                System.getLogger(NativeFile.class.getName()).log(System.Logger.Level.WARNING,
+                        "O_NONBLOCK stays on " + path + ": " + e.getMessage());
+            }
+            nonBlocking = false;
         }
     }
 

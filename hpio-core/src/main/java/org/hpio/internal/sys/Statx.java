@@ -30,15 +30,20 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * @param dioOffsetAlign {@code stx_dio_offset_align}: file offset and length alignment for O_DIRECT; 0 when
  *                     unsupported
  * @param ino          {@code stx_ino}: the file's inode number (asked with {@link #STATX_INO})
+ * @param size         {@code stx_size}: the file's size in bytes (asked with {@link #STATX_SIZE})
  */
-public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAlign, int dioOffsetAlign, long ino) {
+public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAlign, int dioOffsetAlign, long ino,
+                    long size) {
     /** The file's type, in {@link #mode}. */
     public static final int STATX_TYPE = 0x1;
     /** The file's inode number, in {@link #ino}. */
     public static final int STATX_INO = 0x100;
+    /** The file's size, in {@link #size}. */
+    public static final int STATX_SIZE = 0x200;
     public static final int STATX_BASIC_STATS = 0x7ff;
     static final int S_IFMT = 0170000;
     static final int S_IFREG = 0100000;
+    static final int S_IFIFO = 0010000;
     /** Since Linux 6.1; an older kernel leaves the bit clear in {@link #mask}. */
     public static final int STATX_DIOALIGN = 0x2000;
 
@@ -81,6 +86,7 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
     private static final VarHandle MASK = field("stx_mask");
     private static final VarHandle MODE = field("stx_mode");
     private static final VarHandle INO = field("stx_ino");
+    private static final VarHandle SIZE = field("stx_size");
     private static final VarHandle DEV_MAJOR = field("stx_dev_major");
     private static final VarHandle DEV_MINOR = field("stx_dev_minor");
     private static final VarHandle DIO_MEM_ALIGN = field("stx_dio_mem_align");
@@ -96,8 +102,13 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
 
     /** statx of the open descriptor {@code fd} (AT_EMPTY_PATH); {@code path} names the file in errors. */
     public static Statx of(int fd, String path, int mask) throws IOException {
-        return statx(fd, "", AT_EMPTY_PATH, mask, path);
+        try (Arena arena = Arena.ofConfined()) {
+            return statx(fd, EMPTY_NAME, AT_EMPTY_PATH, mask, path, arena);
+        }
     }
+
+    /** The empty C string that names the descriptor itself (with AT_EMPTY_PATH); read only by the kernel. */
+    private static final MemorySegment EMPTY_NAME = Arena.global().allocate(1);
 
     /** statx of {@code path}, following a final symbolic link. */
     public static Statx of(String path, int mask) throws IOException {
@@ -106,20 +117,28 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
 
     private static Statx statx(int dirfd, String name, int flags, int mask, String path) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment cName = Syscalls.cName(arena, name);
-            MemorySegment buffer = arena.allocate(LAYOUT);
-            Syscalls.call("statx", path, -1, true,
-                    c -> (int) STATX.invokeExact(c, dirfd, cName, flags, mask, buffer));
-            return new Statx((int) MASK.get(buffer, 0L), Short.toUnsignedInt((short) MODE.get(buffer, 0L)),
-                    (int) DEV_MAJOR.get(buffer, 0L),
-                    (int) DEV_MINOR.get(buffer, 0L), (int) DIO_MEM_ALIGN.get(buffer, 0L),
-                    (int) DIO_OFFSET_ALIGN.get(buffer, 0L), (long) INO.get(buffer, 0L));
+            return statx(dirfd, Syscalls.cName(arena, name), flags, mask, path, arena);
         }
+    }
+
+    private static Statx statx(int dirfd, MemorySegment cName, int flags, int mask, String path, Arena arena)
+            throws IOException {
+        MemorySegment buffer = arena.allocate(LAYOUT);
+        Syscalls.call("statx", path, -1, true,
+                c -> (int) STATX.invokeExact(c, dirfd, cName, flags, mask, buffer));
+        return new Statx((int) MASK.get(buffer, 0L), Short.toUnsignedInt((short) MODE.get(buffer, 0L)),
+                (int) DEV_MAJOR.get(buffer, 0L), (int) DEV_MINOR.get(buffer, 0L), (int) DIO_MEM_ALIGN.get(buffer, 0L),
+                (int) DIO_OFFSET_ALIGN.get(buffer, 0L), (long) INO.get(buffer, 0L), (long) SIZE.get(buffer, 0L));
     }
 
     /** Whether the file is a regular file (asked with {@link #STATX_TYPE}, or any mask that includes it). */
     public boolean isRegularFile() {
         return (mode & S_IFMT) == S_IFREG;
+    }
+
+    /** Whether the file is a named pipe (asked with {@link #STATX_TYPE}, or any mask that includes it). */
+    public boolean isPipe() {
+        return (mode & S_IFMT) == S_IFIFO;
     }
 
     /**

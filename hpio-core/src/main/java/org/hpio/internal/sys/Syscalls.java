@@ -48,6 +48,11 @@ public final class Syscalls {
     public static final int O_DIRECT = oDirect(System.getProperty("os.arch", ""));
     public static final int O_SYNC = 04010000;
     public static final int O_CLOEXEC = 02000000;
+    /** O_NONBLOCK and O_NOCTTY: the same on every architecture hpio runs on (x86_64, arm64, ppc64, riscv64, s390x). */
+    public static final int O_NONBLOCK = 04000;
+    public static final int O_NOCTTY = 0400;
+    private static final int F_GETFL = 3;
+    private static final int F_SETFL = 4;
     /** O_NOFOLLOW, whose value is the architecture's (see {@link #oNoFollow}). */
     public static final int O_NOFOLLOW = oNoFollow(System.getProperty("os.arch", ""));
 
@@ -129,6 +134,18 @@ public final class Syscalls {
     private static final class Preadv2 {
         static final MethodHandle H = downcall("preadv2",
                 FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
+    }
+
+    /** int fcntl(int fd, int cmd, ...), with one int argument (F_GETFL ignores it). */
+    private static final class Fcntl {
+        static final MethodHandle H = downcall("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+                Linker.Option.firstVariadicArg(2));
+    }
+
+    /** int ioctl(int fd, unsigned long request, ...), with one pointer argument. */
+    private static final class Ioctl {
+        static final MethodHandle H = downcall("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+                Linker.Option.firstVariadicArg(2));
     }
 
     private static final class Lseek {
@@ -365,6 +382,27 @@ public final class Syscalls {
     /** The file's size, by lseek(fd, 0, SEEK_END); hpio never uses a descriptor's own offset otherwise. */
     public static long size(int fd, String path) throws IOException {
         return call("lseek", path, -1, false, c -> (long) Lseek.H.invokeExact(c, fd, 0L, SEEK_END));
+    }
+
+    /**
+     * Clears O_NONBLOCK from the open file description of {@code fd} (fcntl F_GETFL, then F_SETFL without it),
+     * keeping its other status flags.
+     */
+    public static void clearNonBlocking(int fd, String path) throws IOException {
+        int status = (int) call("fcntl", path, -1, false, c -> (int) Fcntl.H.invokeExact(c, fd, F_GETFL, 0));
+        call("fcntl", path, -1, false, c -> (int) Fcntl.H.invokeExact(c, fd, F_SETFL, status & ~O_NONBLOCK));
+    }
+
+    /** FIONREAD: the bytes a pipe (or socket) holds unread; powerpc's own, else the generic one. */
+    private static final long FIONREAD = System.getProperty("os.arch", "").startsWith("ppc") ? 0x4004667FL : 0x541BL;
+
+    /** The bytes waiting in the pipe open at {@code fd} (ioctl FIONREAD). */
+    public static int bytesInPipe(int fd, String path) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment count = arena.allocate(JAVA_INT);
+            call("ioctl", path, -1, false, c -> (int) Ioctl.H.invokeExact(c, fd, FIONREAD, count));
+            return count.get(JAVA_INT, 0);
+        }
     }
 
     /** fdatasync(2) when {@code metadata} is false, else fsync(2). A failure is reported, never retried. */
