@@ -170,6 +170,7 @@ final class NativeFiles {
                 for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, LateDescriptor.class)) {
                     lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
                 }
+                NativeFile.startDescriptorCleaner();   // every channel registers its descriptor with it
                 // the platform's own (in java.base): a provider of a chain is not called from this thread
                 if (jdkProvider.getClass().getModule() == Object.class.getModule()) {
                     LateDescriptor.prepare(jdkProvider);

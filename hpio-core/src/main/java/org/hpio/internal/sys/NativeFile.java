@@ -540,6 +540,25 @@ public final class NativeFile implements Closeable {
         static final Cleaner CLEANER = Cleaner.create(Thread.ofVirtual().name("hpio-descriptor-cleaner").factory());
     }
 
+    /**
+     * Starts the cleaner of dropped descriptors ({@link #closeWhenUnreachable}) now, if not yet: its virtual
+     * thread's start brings up the virtual-thread scheduler, a few milliseconds of a cold JVM that does not
+     * use virtual threads yet, which a warm-up thread takes off a program's first channel.
+     */
+    public static void startDescriptorCleaner() {
+        if (DroppedDescriptors.CLEANER == null) {
+            throw new AssertionError();
+        }
+    }
+
+    /** The cleanup of a dropped handle: refers to the descriptor and its once-flag only (a class, not a lambda: none is bootstrapped for a first channel). */
+    private record CloseWhenDropped(Closeable descriptor, AtomicBoolean done) implements Runnable {
+        @Override
+        public void run() {
+            DescriptorCloser.closeLogged(descriptor, done);
+        }
+    }
+
     /** See {@link #closeWhenUnreachable}: refers to the descriptor only, never to its owner. */
     public static final class DescriptorCloser implements Closeable, Cleaner.Cleanable {
         private final Closeable descriptor;
@@ -549,9 +568,8 @@ public final class NativeFile implements Closeable {
 
         private DescriptorCloser(Closeable descriptor, boolean onCollection) {
             this.descriptor = descriptor;
-            AtomicBoolean once = done;   // the cleanup captures these two, not this handle
-            this.registration = onCollection
-                    ? DroppedDescriptors.CLEANER.register(this, () -> closeLogged(descriptor, once)) : null;
+            this.registration = onCollection   // the cleanup refers to these two, not to this handle
+                    ? DroppedDescriptors.CLEANER.register(this, new CloseWhenDropped(descriptor, done)) : null;
         }
 
         /** Closes the descriptor now, if not yet; its failure is thrown. */
