@@ -167,10 +167,11 @@ final class NativeFiles {
                 // linked needs them, and one opened at once waits for the class this thread is loading.
                 IoEngines.sharedRingsStarted();   // the engines' class, initialized (nothing started)
                 MethodHandles.Lookup lookup = MethodHandles.lookup();
-                for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, LateDescriptor.class)) {
+                for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, LateDescriptor.class,
+                        RegularFileNames.class)) {
                     lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
                 }
-                NativeFile.startDescriptorCleaner();   // every channel registers its descriptor with it
+                NativeFile.prepareFirstOpen();   // its descriptor's classes, and the cleaner it registers with
                 // the platform's own (in java.base): a provider of a chain is not called from this thread
                 if (jdkProvider.getClass().getModule() == Object.class.getModule()) {
                     LateDescriptor.prepare(jdkProvider);
@@ -182,6 +183,7 @@ final class NativeFiles {
                         BufferTransfer.class, NativeFile.class, NativeFile.Lease.class, PendingOperation.class)) {
                     lookup.ensureInitialized(c);
                 }
+                CachedRead.STAGING.fill();   // a first small read's staging, its pages faulted in here
                 linkReadOnlyOpen();
                 if (NativeAccess.available()) {
                     Syscalls.exerciseChannelCalls();

@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.ref.Cleaner;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -541,13 +542,16 @@ public final class NativeFile implements Closeable {
     }
 
     /**
-     * Starts the cleaner of dropped descriptors ({@link #closeWhenUnreachable}) now, if not yet: its virtual
-     * thread's start brings up the virtual-thread scheduler, a few milliseconds of a cold JVM that does not
-     * use virtual threads yet, which a warm-up thread takes off a program's first channel.
+     * For a warm-up thread, ahead of a program's first file: loads and initializes the classes a first
+     * {@link #open} and {@link #closeWhenUnreachable} need (each loaded from the jar and verified: a few tenths
+     * of a millisecond in a cold JVM), and starts the cleaner of dropped descriptors, whose virtual thread's
+     * start brings up the virtual-thread scheduler (3-5 ms of a cold JVM that runs no virtual thread yet).
      */
-    public static void startDescriptorCleaner() {
-        if (DroppedDescriptors.CLEANER == null) {
-            throw new AssertionError();
+    public static void prepareFirstOpen() throws IllegalAccessException {
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        for (Class<?> c : List.of(DescriptorCalls.class, ChannelCalls.class, DescriptorCloser.class,
+                CloseWhenDropped.class, DroppedDescriptors.class)) {
+            lookup.ensureInitialized(c);
         }
     }
 
