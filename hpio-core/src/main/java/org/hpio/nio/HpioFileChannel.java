@@ -7,6 +7,7 @@ import org.hpio.internal.io.IoRequests;
 import org.hpio.internal.sys.Errno;
 import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Statx;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -61,10 +62,7 @@ final class HpioFileChannel extends FileChannel {
     private final EngineRings engines;
     /** hpio's descriptor, opened with the channel; null when {@link #late} opens it. */
     private final NativeFile file;
-    /**
-     * hpio's descriptor when it is opened late (a channel opened before the native calls were ready) or checked
-     * late (one opened without the type check, see {@link #openReadOnly}); else null.
-     */
+    /** For a channel opened before the native calls were ready: its descriptor, opened late; else null. */
     private final LateDescriptor late;
     /** The JDK's channel on the same file: opened with this one, or on first use (see {@link #openReadOnly}). */
     private volatile FileChannel jdk;
@@ -156,14 +154,8 @@ final class HpioFileChannel extends FileChannel {
      * Null, with nothing opened, when the file is missing or hpio's open fails: the usual way then gives the
      * JDK's own outcome, its exception included. The file's type is asked before hpio opens it, so hpio never
      * opens a pipe (opening and closing its read end could lose what a writer wrote meanwhile); a file replaced
-     * by a pipe between the two calls fails its reads (ESPIPE) rather than being read as a file.
-     *
-     * <p>A name that such an open found to be a served regular file before ({@link RegularFileNames}) is opened
-     * at once, without the statx by name, and checked by its descriptor at the channel's first call that uses
-     * it ({@link LateDescriptor#unchecked}), where {@code size}, the first call of {@code Files.readAllBytes},
-     * gets its answer from that same check: such a call makes the JDK's five system calls, not six. The statx by
-     * name, with its path walk, was a quarter of a virtual thread's {@code Files.readAllBytes} of a 1 KiB file
-     * (6.6 against 4.9 µs, AMD EPYC, warm; the JDK's channel 4.7).
+     * by a pipe between the two calls fails its reads (ESPIPE) rather than being read as a file. A name found a
+     * served regular file before is checked by its descriptor instead ({@link #openRemembered}).
      */
     private static FileChannel openReadOnly(EngineRings engines, FileSystemProvider jdkProvider, Path path,
                                             ChannelOptions options) throws IOException {
@@ -171,15 +163,11 @@ final class HpioFileChannel extends FileChannel {
             return null;   // the JDK's open first (see open): the native calls are off, or not linked yet
         }
         String name = NativeFile.nameOf(path);
-        long dev = RegularFileNames.deviceOf(name);
-        if (dev != RegularFileNames.UNKNOWN) {
-            try {
-                LateDescriptor unchecked = LateDescriptor.unchecked(
-                        NativeFile.openNonBlocking(path, options.nativeFlags()), dev, jdkProvider, path, options);
-                return new HpioFileChannel(engines, null, unchecked, null, jdkProvider, path, options);
-            } catch (IOException | RuntimeException e) {
-                RegularFileNames.forget(name);
-                return null;   // gone, say: the usual way gives the JDK's outcome
+        long remembered = RegularFileNames.deviceOf(name);
+        if (remembered != RegularFileNames.UNKNOWN) {
+            FileChannel channel = openRemembered(engines, jdkProvider, path, name, remembered, options);
+            if (channel != null) {
+                return channel;
             }
         }
         long served;
@@ -191,12 +179,69 @@ final class HpioFileChannel extends FileChannel {
         if (served == NativeFiles.NOT_SERVED) {
             return jdkProvider.newFileChannel(path, options.forJdk());
         }
+        NativeFile file;
         try {
-            NativeFile file = NativeFile.open(path, options.nativeFlags());
-            RegularFileNames.remember(name, served);
-            return new HpioFileChannel(engines, file, null, jdkProvider, path, options);
+            file = NativeFile.open(path, options.nativeFlags());
         } catch (IOException | RuntimeException e) {
             return null;
+        }
+        RegularFileNames.remember(name, served);
+        return ownedBy(file, engines, jdkProvider, path, options);
+    }
+
+    /**
+     * {@link #openReadOnly} of a name remembered as a served regular file on device {@code dev}
+     * ({@link RegularFileNames}): opened at once (O_NONBLOCK and O_NOCTTY, so that a pipe or a terminal put there
+     * since holds up nothing and becomes nobody's), then checked by a statx of the descriptor, one call where
+     * the statx by name walked the path again (a quarter of a virtual thread's {@code Files.readAllBytes} of a
+     * 1 KiB file). Still a regular file on that device: hpio's channel (O_NONBLOCK stays on a file system with a
+     * device of its own, whose reads ignore it; elsewhere, FUSE say, whose server sees it, it is cleared now).
+     * A pipe now: the JDK's channel on that pipe ({@link NativeFiles#jdkChannelOnPipe}, which loses nothing a
+     * writer let through by this open wrote). Anything else, or a failure: null, the name forgotten and
+     * nothing left open, and the caller goes the usual way.
+     */
+    private static FileChannel openRemembered(EngineRings engines, FileSystemProvider jdkProvider, Path path,
+                                              String name, long dev, ChannelOptions options) throws IOException {
+        NativeFile file;
+        try {
+            file = NativeFile.openNonBlocking(path, options.nativeFlags());
+        } catch (IOException | RuntimeException e) {
+            RegularFileNames.forget(name);
+            return null;   // gone, say: the usual way gives the JDK's outcome
+        }
+        boolean handed = false;
+        try {
+            Statx statx = file.statx(Statx.STATX_TYPE);
+            if (statx.isRegularFile() && statx.dev() == dev) {
+                if (statx.onAnonymousDevice()) {
+                    file.clearNonBlocking();
+                }
+                handed = true;
+                return ownedBy(file, engines, jdkProvider, path, options);
+            }
+            RegularFileNames.forget(name);
+            if (statx.isPipe()) {
+                return NativeFiles.jdkChannelOnPipe(file, jdkProvider, path, options.forJdk());
+            }
+            return null;
+        } catch (IOException | RuntimeException e) {
+            RegularFileNames.forget(name);
+            return null;
+        } finally {
+            if (!handed) {
+                NativeFiles.closeQuietly(file);
+            }
+        }
+    }
+
+    /** hpio's channel on {@code file}, which it then owns; {@code file} is closed if the channel cannot be made. */
+    private static FileChannel ownedBy(NativeFile file, EngineRings engines, FileSystemProvider jdkProvider,
+                                       Path path, ChannelOptions options) throws IOException {
+        try {
+            return new HpioFileChannel(engines, file, null, jdkProvider, path, options);
+        } catch (RuntimeException | Error e) {
+            file.close();
+            throw e;
         }
     }
 
@@ -271,12 +316,7 @@ final class HpioFileChannel extends FileChannel {
 
     private FileChannel openJdkLate() throws IOException {
         Set<OpenOption> read = Set.of(StandardOpenOption.READ);
-        NativeFile own = late == null ? file : late.get(true);   // an unchecked one: checked first
-        if (own == null) {   // not what its name was (a pipe now, say): the JDK's channel alone, by the name
-            FileChannel fallback = late == null ? null : late.takeFallback();
-            return fallback != null ? fallback : jdkProvider.newFileChannel(path, read);
-        }
-        try (NativeFile.Lease lease = own.lease()) {
+        try (NativeFile.Lease lease = file.lease()) {
             Path self = path.getFileSystem().getPath("/proc/self/fd/" + lease.fd());
             try {
                 return jdkProvider.newFileChannel(self, read);
@@ -341,9 +381,6 @@ final class HpioFileChannel extends FileChannel {
 
     /** A transfer at the channel's position, which then advances by the bytes moved (none at end of file). */
     private long transferAtPosition(ByteBuffer[] buffers, boolean read) throws IOException {
-        if (late != null && late.onPipe()) {   // checked late, and found a pipe: see LateDescriptor
-            return delegated(() -> read ? jdk().read(buffers) : jdk().write(buffers));
-        }
         positionLock.lock();
         try {
             long n = transfer(buffers, read, position);
@@ -658,10 +695,6 @@ final class HpioFileChannel extends FileChannel {
     public long size() throws IOException {
         ensureOpen();
         return delegated(() -> {
-            long checked = late == null ? -1 : late.sizeByCheck();   // an unchecked descriptor: one statx for both
-            if (checked >= 0) {
-                return checked;
-            }
             NativeFile attached = attached(true);   // the JDK's size is an fstat: no carrier added
             return attached == null ? jdk().size() : attached.size();
         });

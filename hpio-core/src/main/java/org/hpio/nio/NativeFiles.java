@@ -9,6 +9,8 @@ import org.hpio.internal.sys.Syscalls;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
+import java.nio.channels.FileChannel;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.spi.FileSystemProvider;
@@ -44,6 +46,53 @@ final class NativeFiles {
         }
         return jdkProvider.readAttributes(path, BasicFileAttributes.class).isRegularFile()
                 && !isPseudoStore(jdkProvider, path);
+    }
+
+    /**
+     * The JDK's channel on the named pipe that {@code reader} (hpio's O_NONBLOCK read end, which stays the
+     * caller's to close after) has open, opened by {@code /proc/self/fd/N}, that very pipe, while {@code reader}
+     * still is: a name remembered as a regular file that is a pipe now ({@code HpioFileChannel.openRemembered}).
+     * hpio's open let through a writer that was waiting for a reader, which may have written and closed its end
+     * since: the JDK's open would then wait for the next writer while those bytes sit in the pipe. So when the
+     * pipe holds bytes, a writer of hpio's own is opened on it (O_NONBLOCK: it does not wait, there being a
+     * reader) for the moment of the JDK's open, which then does not wait, and reads those bytes and, once every
+     * writer has closed, the end of the stream, as the JDK's channel would have from its own open. An empty
+     * pipe, or one hpio may not write to, gets the JDK's open as the JDK's channel would have had it, waiting
+     * for a writer, with hpio's reader still open, so that nothing already in the pipe is lost meanwhile.
+     */
+    static FileChannel jdkChannelOnPipe(NativeFile reader, FileSystemProvider jdkProvider, Path path,
+                                        Set<? extends OpenOption> options) throws IOException {
+        Path same = path.getFileSystem().getPath(reader.procName());
+        int writer = -1;
+        if (reader.bytesInPipe() > 0) {
+            try {
+                writer = Syscalls.open(reader.procName(), Syscalls.O_WRONLY | Syscalls.O_NONBLOCK, 0);
+            } catch (IOException e) {
+                // no write permission: the JDK's open waits for a writer, the bytes kept by hpio's reader
+            }
+        }
+        try {
+            return jdkProvider.newFileChannel(same, options);
+        } finally {
+            if (writer >= 0) {
+                try {
+                    Syscalls.close(writer, reader.procName());
+                } catch (IOException e) {
+                    System.getLogger(NativeFiles.class.getName()).log(System.Logger.Level.DEBUG,
+                            "closing hpio's writer on the pipe " + path + ": " + e);
+                }
+            }
+        }
+    }
+
+    /** Closes {@code file}, a failure logged (DEBUG): for a descriptor given up on a path that has its answer. */
+    static void closeQuietly(NativeFile file) {
+        try {
+            file.close();
+        } catch (IOException e) {
+            System.getLogger(NativeFiles.class.getName()).log(System.Logger.Level.DEBUG,
+                    "closing " + file.path() + ": " + e);
+        }
     }
 
     /** What {@link #servedDevice} answers for a file the engine does not serve. */

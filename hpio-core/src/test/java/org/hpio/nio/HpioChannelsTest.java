@@ -4,6 +4,7 @@ import org.hpio.internal.io.IoEngines;
 import org.hpio.testing.NativeCalls;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.IoEngine;
+import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Syscalls;
 import org.hpio.internal.sys.UringRing;
 import org.junit.jupiter.api.Assertions;
@@ -36,6 +37,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.spi.FileSystemProvider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -676,15 +678,16 @@ class HpioChannelsTest {
     }
 
     /**
-     * A plain read-only open of a name remembered as a regular file skips the statx by name and checks the
-     * descriptor at the channel's first call ({@link LateDescriptor#unchecked}): a name that has become a pipe
-     * since is read as the pipe, losing nothing, whether its writer came first (let through by hpio's open, it
-     * writes and closes before the check) or after (the JDK's open waits for it).
+     * A plain read-only open of a name remembered as a regular file skips the statx by name and checks what it
+     * opened by its descriptor ({@code HpioFileChannel.openRemembered}): a name that has become a pipe since is
+     * read as the pipe, by the JDK's channel, losing nothing, whether its writer came first (let through by
+     * hpio's open, it may write and close before the JDK's open) or after (the JDK's open waits for it).
      */
     @Test
     void aNameRememberedAsARegularFileThatIsNowAPipeIsReadAsThePipe() throws Exception {
         NativeCalls.assumeOn("hpio's descriptor");
         HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
+        IoEngines.sharedRings();   // started: a virtual thread's plain channel is hpio's
         for (boolean writerFirst : new boolean[] {true, false}) {
             Path file = Files.write(dir.resolve("was-a-file-" + writerFirst), "a file".getBytes());
             Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
@@ -703,6 +706,7 @@ class HpioChannelsTest {
             CompletableFuture<byte[]> read = onVirtualThread(() -> Files.readAllBytes(viaHpio));
             if (!writerFirst) {
                 Thread.sleep(50);   // the reader waits in the JDK's open for a writer
+                assertFalse(read.isDone(), "a pipe's open waits for a writer, as the JDK's does");
                 writer = onOwnThread(() -> Files.write(file, "hello".getBytes()));
             }
             assertEquals("hello", new String(read.get(30, TimeUnit.SECONDS)), "writer first: " + writerFirst);
@@ -712,8 +716,41 @@ class HpioChannelsTest {
     }
 
     /**
-     * What a remembered name leads to is checked by its descriptor: another file put in its place is read, a
-     * directory there fails as the JDK's channel fails on it, and a missing one as the JDK's open does.
+     * The JDK's channel on a pipe whose writer hpio's open let through, and which wrote and closed before the
+     * JDK's open (the case the test above leaves to timing): the JDK's open does not wait for another writer,
+     * and reads what the first wrote, then the end of the stream; on an empty pipe it waits for a writer.
+     */
+    @Test
+    void theJdksChannelOnAPipeHpioOpenedLosesWhatAWriterWroteAndClosed() throws Exception {
+        NativeCalls.assumeOn("hpio's descriptor");
+        Path fifo = namedPipe(dir.resolve("fifo"));
+        FileSystemProvider jdk = FileSystems.getDefault().provider();
+        try (NativeFile reader = NativeFile.openNonBlocking(fifo, Syscalls.O_RDONLY)) {
+            onOwnThread(() -> Files.write(fifo, "hello".getBytes())).get(10, TimeUnit.SECONDS);   // wrote, closed
+            try (FileChannel ch = onOwnThread(() -> NativeFiles.jdkChannelOnPipe(reader, jdk, fifo, Set.of(READ)))
+                    .get(10, TimeUnit.SECONDS)) {
+                reader.close();
+                assertEquals("hello", new String(Channels.newInputStream(ch).readAllBytes()));
+            }
+        }
+        try (NativeFile reader = NativeFile.openNonBlocking(fifo, Syscalls.O_RDONLY)) {
+            CompletableFuture<FileChannel> opening =
+                    onOwnThread(() -> NativeFiles.jdkChannelOnPipe(reader, jdk, fifo, Set.of(READ)));
+            Thread.sleep(50);
+            assertFalse(opening.isDone(), "an empty pipe: the JDK's open waits for a writer");
+            CompletableFuture<Path> writer = onOwnThread(() -> Files.write(fifo, "later".getBytes()));
+            try (FileChannel ch = opening.get(10, TimeUnit.SECONDS)) {
+                reader.close();
+                writer.get(10, TimeUnit.SECONDS);
+                assertEquals("later", new String(Channels.newInputStream(ch).readAllBytes()));
+            }
+        }
+    }
+
+    /**
+     * What a remembered name's open finds is checked by its descriptor: another file put in its place is read, a
+     * directory there gets the JDK's channel (and fails as the JDK's does), a regular file on another device
+     * is read and remembered with that device, and a missing one fails as the JDK's open does.
      */
     @Test
     void aNameRememberedAsARegularFileIsCheckedByWhatItsOpenFinds() throws Exception {
@@ -723,7 +760,8 @@ class HpioChannelsTest {
         Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
         IoEngines.sharedRings();   // started: a virtual thread's plain channel is hpio's
         assertArrayEquals("first".getBytes(), onVirtualThread(() -> Files.readAllBytes(viaHpio)).get(30, TimeUnit.SECONDS));
-        assertTrue(RegularFileNames.deviceOf(file.toString()) != RegularFileNames.UNKNOWN, "remembered");
+        long dev = RegularFileNames.deviceOf(file.toString());
+        assertTrue(dev != RegularFileNames.UNKNOWN, "remembered");
 
         Path other = Files.write(dir.resolve("other"), "the second file".getBytes());
         Files.move(other, file, StandardCopyOption.REPLACE_EXISTING);
@@ -731,21 +769,50 @@ class HpioChannelsTest {
                 onVirtualThread(() -> Files.readAllBytes(viaHpio)).get(30, TimeUnit.SECONDS));
         try (FileChannel ch = FileChannel.open(viaHpio)) {
             assertTrue(HpioChannels.isHpio(ch));
-            ByteBuffer all = ByteBuffer.allocate(100);
-            assertEquals(15, ch.read(all, 0));   // a read first, no size: checked by the read's call
+            assertEquals(15, ch.read(ByteBuffer.allocate(100), 0));
             assertEquals(15, ch.size());
         }
 
         Files.delete(file);
         Files.createDirectory(file);
+        assertFalse(onVirtualThread(() -> {
+            try (var ch = Files.newByteChannel(viaHpio)) {
+                return HpioChannels.isHpio(ch);
+            }
+        }).get(30, TimeUnit.SECONDS), "a directory: the JDK's channel");
+        assertEquals(RegularFileNames.UNKNOWN, RegularFileNames.deviceOf(file.toString()), "forgotten");
         IOException jdks = assertThrows(IOException.class, () -> Files.readAllBytes(file));
         ExecutionException hpios = assertThrows(ExecutionException.class,
                 () -> onVirtualThread(() -> Files.readAllBytes(viaHpio)).get(30, TimeUnit.SECONDS), "a directory");
         Throwable cause = hpios.getCause().getCause();   // the UncheckedIOException of onVirtualThread's
         assertEquals(jdks.getClass(), cause.getClass());
         assertEquals(jdks.getMessage(), cause.getMessage());
-
         Files.delete(file);
+
+        Path shm = Path.of("/dev/shm");
+        if (Files.isDirectory(shm) && Files.isWritable(shm)) {   // tmpfs: a device of its own, and served
+            Path elsewhere = Files.write(Files.createTempFile(shm, "hpio-", ".bin"), "on tmpfs".getBytes());
+            try {
+                Path link = Files.write(dir.resolve("link-target"), "on this disk".getBytes());
+                Path name = Files.createSymbolicLink(dir.resolve("link"), link);
+                Path linkViaHpio = provider.getFileSystem(URI.create("file:///")).getPath(name.toString());
+                try (FileChannel ch = FileChannel.open(linkViaHpio)) {
+                    assertEquals(12, ch.size());
+                }
+                long disk = RegularFileNames.deviceOf(name.toString());
+                Files.delete(name);
+                Files.createSymbolicLink(name, elsewhere);
+                try (FileChannel ch = FileChannel.open(linkViaHpio)) {
+                    assertTrue(HpioChannels.isHpio(ch));
+                    assertEquals(8, ch.size());
+                }
+                long tmpfs = RegularFileNames.deviceOf(name.toString());
+                assertTrue(tmpfs != RegularFileNames.UNKNOWN && tmpfs != disk, "remembered with the other device");
+            } finally {
+                Files.delete(elsewhere);
+            }
+        }
+
         Files.write(file, "again".getBytes());
         try (FileChannel ch = FileChannel.open(viaHpio)) {
             assertEquals(5, ch.size());

@@ -9,6 +9,7 @@ import java.lang.ref.Cleaner;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -538,7 +539,22 @@ public final class NativeFile implements Closeable {
      * parks between collections. Started with the first handle.
      */
     private static final class DroppedDescriptors {
-        static final Cleaner CLEANER = Cleaner.create(Thread.ofVirtual().name("hpio-descriptor-cleaner").factory());
+        static final Cleaner CLEANER = Cleaner.create(new CleanerThreads());
+    }
+
+    /**
+     * The cleaner's thread: a virtual one that inherits nothing from the thread that happens to start it (no
+     * inheritable thread-locals, the system class loader as its context loader), so that it pins no application's
+     * class loader for the life of the JVM, as the JDK's own cleaner thread pins none.
+     */
+    private static final class CleanerThreads implements ThreadFactory {
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread thread = Thread.ofVirtual().name("hpio-descriptor-cleaner").inheritInheritableThreadLocals(false)
+                    .unstarted(r);
+            thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
+            return thread;
+        }
     }
 
     /**
@@ -550,7 +566,7 @@ public final class NativeFile implements Closeable {
     public static void prepareFirstOpen() throws IllegalAccessException {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
         for (Class<?> c : List.of(DescriptorCalls.class, ChannelCalls.class, DescriptorCloser.class,
-                CloseWhenDropped.class, DroppedDescriptors.class)) {
+                CloseWhenDropped.class, CleanerThreads.class, DroppedDescriptors.class)) {
             lookup.ensureInitialized(c);
         }
     }
@@ -618,8 +634,11 @@ public final class NativeFile implements Closeable {
         }
     }
 
-    /** Clears O_NONBLOCK, once (callers hold a lease). Should the call fail, the descriptor keeps it: logged. */
-    private void clearNonBlocking() {
+    /**
+     * Clears O_NONBLOCK from a descriptor {@link #openNonBlocking} opened, once (a lease's {@link Lease#fd} does
+     * it first); nothing for any other. Should the call fail, the descriptor keeps it: logged.
+     */
+    public void clearNonBlocking() {
         synchronized (calls) {   // private to this file; nothing else locks it
             if (!nonBlocking) {
                 return;
