@@ -646,6 +646,7 @@ final class HpioFileChannel extends FileChannel {
     private IoRequest hand(IoEngine engine, IoOperation operation) throws IOException {
         if (!handedToEngine) {
             handedToEngine = true;
+            operation.file().clearNonBlocking();   // here, once, not under the engine's submission lock (Lease.fd)
         }
         boolean buffered = !options.direct();
         if (operation.kind() == IoOperation.Kind.READ && buffered) {

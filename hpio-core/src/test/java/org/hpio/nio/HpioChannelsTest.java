@@ -748,6 +748,56 @@ class HpioChannelsTest {
     }
 
     /**
+     * A remembered name's descriptor, opened O_NONBLOCK, loses it before its first request goes to an engine,
+     * and a read the page cache cannot serve (so the engine's) reads the file's bytes.
+     */
+    @Test
+    void aRememberedNamesDescriptorLosesONonBlockBeforeAnEngineGetsIt() throws Exception {
+        NativeCalls.assumeOn("hpio's descriptor");
+        HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
+        IoEngines.sharedRings();   // started: a read the page cache cannot serve goes to them
+        byte[] bytes = FileChannelContract.bytes(0, 256 << 10);   // beyond CachedRead's 64 KiB: an engine's
+        Path file = Files.write(dir.resolve("nonblocking"), bytes);
+        Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+        try (FileChannel ch = FileChannel.open(viaHpio)) {   // checked by name, remembered
+            assertEquals(bytes.length, ch.size());
+        }
+        try (FileChannel ch = FileChannel.open(viaHpio);
+             NativeFile evict = NativeFile.open(file, Syscalls.O_RDONLY)) {
+            assertTrue(HpioChannels.isHpio(ch));
+            int fd = -1;
+            try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+                for (Path link : (Iterable<Path>) fds::iterator) {
+                    try {
+                        if (Files.readSymbolicLink(link).equals(file)
+                                && (statusFlags(link) & Syscalls.O_NONBLOCK) != 0) {
+                            fd = Integer.parseInt(link.getFileName().toString());
+                        }
+                    } catch (IOException gone) {
+                        // the listing's own descriptor
+                    }
+                }
+            }
+            assertTrue(fd >= 0, "the remembered name's open is O_NONBLOCK (on this disk's file system, kept)");
+            evict.advise(Syscalls.POSIX_FADV_DONTNEED);   // not cached either
+            ByteBuffer all = ByteBuffer.allocate(bytes.length);
+            assertEquals(bytes.length, onVirtualThread(() -> ch.read(all, 0)).get(30, TimeUnit.SECONDS));
+            assertArrayEquals(bytes, all.array());
+            assertEquals(0, statusFlags(Path.of("/proc/self/fd/" + fd)) & Syscalls.O_NONBLOCK, "cleared");
+        }
+    }
+
+    /** The status flags of the descriptor {@code fd} (a /proc/self/fd entry), from /proc/self/fdinfo. */
+    private static int statusFlags(Path fd) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/fdinfo/" + fd.getFileName()))) {
+            if (line.startsWith("flags:")) {
+                return Integer.parseInt(line.substring("flags:".length()).trim(), 8);
+            }
+        }
+        throw new IOException("no flags for " + fd);
+    }
+
+    /**
      * What a remembered name's open finds is checked by its descriptor: another file put in its place is read, a
      * directory there gets the JDK's channel (and fails as the JDK's does), a regular file on another device
      * is read and remembered with that device, and a missing one fails as the JDK's open does.

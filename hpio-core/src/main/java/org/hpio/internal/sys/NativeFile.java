@@ -639,6 +639,9 @@ public final class NativeFile implements Closeable {
      * it first); nothing for any other. Should the call fail, the descriptor keeps it: logged.
      */
     public void clearNonBlocking() {
+        if (!nonBlocking) {
+            return;
+        }
         synchronized (calls) {   // private to this file; nothing else locks it
             if (!nonBlocking) {
                 return;
