@@ -1,6 +1,7 @@
 package org.hpio.nio;
 
 import org.hpio.internal.io.IoEngines;
+import org.hpio.testing.Descriptors;
 import org.hpio.testing.NativeCalls;
 import org.hpio.internal.io.EngineConfig;
 import org.hpio.internal.io.IoEngine;
@@ -770,7 +771,7 @@ class HpioChannelsTest {
                 for (Path link : (Iterable<Path>) fds::iterator) {
                     try {
                         if (Files.readSymbolicLink(link).equals(file)
-                                && (statusFlags(link) & Syscalls.O_NONBLOCK) != 0) {
+                                && (Descriptors.statusFlags(Integer.parseInt(link.getFileName().toString())) & Syscalls.O_NONBLOCK) != 0) {
                             fd = Integer.parseInt(link.getFileName().toString());
                         }
                     } catch (IOException gone) {
@@ -783,18 +784,8 @@ class HpioChannelsTest {
             ByteBuffer all = ByteBuffer.allocate(bytes.length);
             assertEquals(bytes.length, onVirtualThread(() -> ch.read(all, 0)).get(30, TimeUnit.SECONDS));
             assertArrayEquals(bytes, all.array());
-            assertEquals(0, statusFlags(Path.of("/proc/self/fd/" + fd)) & Syscalls.O_NONBLOCK, "cleared");
+            assertEquals(0, Descriptors.statusFlags(fd) & Syscalls.O_NONBLOCK, "cleared");
         }
-    }
-
-    /** The status flags of the descriptor {@code fd} (a /proc/self/fd entry), from /proc/self/fdinfo. */
-    private static int statusFlags(Path fd) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/fdinfo/" + fd.getFileName()))) {
-            if (line.startsWith("flags:")) {
-                return Integer.parseInt(line.substring("flags:".length()).trim(), 8);
-            }
-        }
-        throw new IOException("no flags for " + fd);
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.hpio.internal.sys;
 
 import org.hpio.bulk.BulkRandomAccessFile;
+import org.hpio.testing.Descriptors;
 import org.hpio.testing.NativeCalls;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,16 +75,6 @@ class NativeFileTest {
                 .map(Map.Entry::getKey).findFirst().orElse(null);
     }
 
-    /** The open file description's status flags of descriptor {@code fd}, from /proc/self/fdinfo (octal). */
-    private static int statusFlags(int fd) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/fdinfo/" + fd))) {
-            if (line.startsWith("flags:")) {
-                return Integer.parseInt(line.substring("flags:".length()).trim(), 8);
-            }
-        }
-        throw new IOException("no flags in /proc/self/fdinfo/" + fd);
-    }
-
     /**
      * {@link NativeFile#openNonBlocking} opens with O_NONBLOCK, which reads by system call and the file's own
      * calls keep, and which a lease's {@link NativeFile.Lease#fd} (what an engine hands io_uring, where it would
@@ -95,7 +86,7 @@ class NativeFileTest {
         Path path = Files.write(dir.resolve("nonblocking"), new byte[] {1, 2, 3});
         try (NativeFile f = NativeFile.openNonBlocking(path, Syscalls.O_RDONLY)) {
             int fd = descriptorOf(path);
-            assertEquals(Syscalls.O_NONBLOCK, statusFlags(fd) & Syscalls.O_NONBLOCK, "opened O_NONBLOCK");
+            assertEquals(Syscalls.O_NONBLOCK, Descriptors.statusFlags(fd) & Syscalls.O_NONBLOCK, "opened O_NONBLOCK");
             Statx statx = f.statx(Statx.STATX_TYPE | Statx.STATX_SIZE);
             assertTrue(statx.isRegularFile());
             assertEquals(3, statx.size());
@@ -103,11 +94,11 @@ class NativeFileTest {
             try (Arena arena = Arena.ofConfined()) {
                 assertEquals(3, f.read(arena.allocate(8), 0));
             }
-            assertEquals(Syscalls.O_NONBLOCK, statusFlags(fd) & Syscalls.O_NONBLOCK, "the file's own calls keep it");
+            assertEquals(Syscalls.O_NONBLOCK, Descriptors.statusFlags(fd) & Syscalls.O_NONBLOCK, "the file's own calls keep it");
             try (NativeFile.Lease lease = f.lease()) {
                 assertEquals(fd, lease.fd());
             }
-            int flags = statusFlags(fd);
+            int flags = Descriptors.statusFlags(fd);
             assertEquals(0, flags & Syscalls.O_NONBLOCK, "cleared before the descriptor was handed out");
             assertEquals(Syscalls.O_CLOEXEC, flags & Syscalls.O_CLOEXEC, "the other flags stay");
             try (NativeFile.Lease lease = f.lease()) {
@@ -115,7 +106,7 @@ class NativeFileTest {
             }
         }
         try (NativeFile plain = NativeFile.open(path, Syscalls.O_RDONLY)) {
-            assertEquals(0, statusFlags(descriptorOf(path)) & Syscalls.O_NONBLOCK, "a plain open has none");
+            assertEquals(0, Descriptors.statusFlags(descriptorOf(path)) & Syscalls.O_NONBLOCK, "a plain open has none");
         }
     }
 
