@@ -256,7 +256,8 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
      * would bring it nothing, and opening hpio's descriptor safely costs a second path walk (hpio asks the file's
      * type by name before it opens, so that it never opens a pipe: see {@link HpioFileChannel}), the whole price
      * of installing the provider for code that reads small files ({@code Files.readAllBytes} of 1 KiB, 6.4 against
-     * 4.7 µs, AMD EPYC, warm). A virtual thread's gets hpio's, whose reads park it rather than pin its carrier.
+     * 4.7 µs, AMD EPYC, warm). A virtual thread's gets hpio's, whose reads park it rather than pin its carrier
+     * (a name found a regular file before skips the check by name: see {@code HpioFileChannel.openRemembered}).
      * The thread that opens decides: a channel a platform thread opened stays the JDK's when virtual threads read
      * it later.
      *
