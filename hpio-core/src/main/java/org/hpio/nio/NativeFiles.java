@@ -220,7 +220,7 @@ final class NativeFiles {
                         RegularFileNames.class)) {
                     lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
                 }
-                NativeFile.prepareFirstOpen();   // its descriptor's classes, and the cleaner it registers with
+                NativeFile.prepareFirstOpen();   // the classes of its descriptor and of the watch on it
                 // the platform's own (in java.base): a provider of a chain is not called from this thread
                 if (jdkProvider.getClass().getModule() == Object.class.getModule()) {
                     LateDescriptor.prepare(jdkProvider);

@@ -9,7 +9,6 @@ import java.lang.ref.Cleaner;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -522,60 +521,24 @@ public final class NativeFile implements Closeable {
      * Where native calls are off the descriptor is the JDK's channel ({@link FileCalls}), which its own cleaner
      * closes: the handle then closes only when asked.
      *
-     * <p>The handle is registered with {@link DroppedDescriptors#CLEANER}, and a close unregisters it at once,
-     * as the JDK's {@code FileChannelImpl} does with its cleaner: a closed channel then leaves the collector no
-     * reference to discover and process. (Session 30 hung the closing on an automatic arena instead, which can
-     * only be let go by the collector: every channel's arena stayed registered until a collection found it,
-     * and 140,000 {@code Files.readAllBytes} a second on a virtual thread spent 7% of the process's CPU in the
-     * collector's threads, against 0.2% for the JDK's channel.)
+     * <p>The handle is watched by {@link DroppedDescriptors}, which closes a dropped one's descriptor after the
+     * collection that found it, without a thread of hpio's; a close ends the watch at once, as the JDK's
+     * {@code FileChannelImpl} does with its cleaner, so a closed channel leaves the collector nothing to process.
      */
     public static DescriptorCloser closeWhenUnreachable(Closeable descriptor) {
         return new DescriptorCloser(descriptor, NativeAccess.available());
     }
 
     /**
-     * The cleaner of the descriptors whose owners were dropped unclosed. Its thread is a virtual one: hpio starts
-     * no OS thread for it (an OS thread of its own counted against {@code bench nio}'s thread bound), and it
-     * parks between collections. Started with the first handle.
-     */
-    private static final class DroppedDescriptors {
-        static final Cleaner CLEANER = Cleaner.create(new CleanerThreads());
-    }
-
-    /**
-     * The cleaner's thread: a virtual one that inherits nothing from the thread that happens to start it (no
-     * inheritable thread-locals, the system class loader as its context loader), so that it pins no application's
-     * class loader for the life of the JVM, as the JDK's own cleaner thread pins none.
-     */
-    private static final class CleanerThreads implements ThreadFactory {
-        @Override
-        public Thread newThread(Runnable r) {
-            Thread thread = Thread.ofVirtual().name("hpio-descriptor-cleaner").inheritInheritableThreadLocals(false)
-                    .unstarted(r);
-            thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
-            return thread;
-        }
-    }
-
-    /**
      * For a warm-up thread, ahead of a program's first file: loads and initializes the classes a first
      * {@link #open} and {@link #closeWhenUnreachable} need (each loaded from the jar and verified: a few tenths
-     * of a millisecond in a cold JVM), and starts the cleaner of dropped descriptors, whose virtual thread's
-     * start brings up the virtual-thread scheduler (3-5 ms of a cold JVM that runs no virtual thread yet).
+     * of a millisecond in a cold JVM).
      */
     public static void prepareFirstOpen() throws IllegalAccessException {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
         for (Class<?> c : List.of(DescriptorCalls.class, ChannelCalls.class, DescriptorCloser.class,
-                CloseWhenDropped.class, CleanerThreads.class, DroppedDescriptors.class)) {
+                DroppedDescriptors.class, DroppedDescriptors.Registration.class)) {
             lookup.ensureInitialized(c);
-        }
-    }
-
-    /** The cleanup of a dropped handle: refers to the descriptor and its once-flag only (a class, not a lambda: none is bootstrapped for a first channel). */
-    private record CloseWhenDropped(Closeable descriptor, AtomicBoolean done) implements Runnable {
-        @Override
-        public void run() {
-            DescriptorCloser.closeLogged(descriptor, done);
         }
     }
 
@@ -583,13 +546,12 @@ public final class NativeFile implements Closeable {
     public static final class DescriptorCloser implements Closeable, Cleaner.Cleanable {
         private final Closeable descriptor;
         private final AtomicBoolean done = new AtomicBoolean();
-        /** Runs the closing when this handle is collected unclosed; unregistered by a close (null: native calls off). */
-        private final Cleaner.Cleanable registration;
+        /** Closes the descriptor once this handle is collected unclosed (null: native calls off). */
+        private final DroppedDescriptors.Registration registration;
 
         private DescriptorCloser(Closeable descriptor, boolean onCollection) {
             this.descriptor = descriptor;
-            this.registration = onCollection   // the cleanup refers to these two, not to this handle
-                    ? DroppedDescriptors.CLEANER.register(this, new CloseWhenDropped(descriptor, done)) : null;
+            this.registration = onCollection ? DroppedDescriptors.register(this, descriptor, done) : null;
         }
 
         /** Closes the descriptor now, if not yet; its failure is thrown. */
@@ -604,32 +566,15 @@ public final class NativeFile implements Closeable {
         /** Closes the descriptor now, if not yet; its failure is logged. */
         @Override
         public void clean() {
-            if (registration != null) {
-                registration.clean();   // off the cleaner's list, and its action run here, once
-            } else {
-                closeLogged(descriptor, done);
+            if (!done.get()) {
+                unregister();
+                DroppedDescriptors.closeLogged(descriptor, done);
             }
         }
 
-        /**
-         * Takes the registration off the cleaner's list. {@code Cleanable.clean} runs its action too, which
-         * finds {@link #done} set by the caller and closes nothing.
-         */
         private void unregister() {
             if (registration != null) {
-                registration.clean();
-            }
-        }
-
-        private static void closeLogged(Closeable descriptor, AtomicBoolean done) {
-            if (!done.compareAndSet(false, true)) {
-                return;
-            }
-            try {
-                descriptor.close();
-            } catch (IOException e) {
-                System.getLogger(NativeFile.class.getName()).log(System.Logger.Level.DEBUG,
-                        "closing " + descriptor + ": " + e);
+                registration.unregister();
             }
         }
     }

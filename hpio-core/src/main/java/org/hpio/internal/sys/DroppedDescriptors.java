@@ -1,0 +1,127 @@
+package org.hpio.internal.sys;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.PhantomReference;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Closes the descriptors whose owners (a channel, a file) were dropped unclosed ({@link NativeFile#closeWhenUnreachable}),
+ * as the JDK's channels close theirs, without a thread of hpio's and without leaving the collector anything to
+ * process for an owner that was closed.
+ *
+ * <p>Each owner's handle is watched by a phantom reference of its own ({@link Registration}) on one queue; the
+ * owner's close takes it out ({@link Registration#unregister}), so a closed owner's reference is plain garbage.
+ * The queue is drained at each new registration (as {@code WeakHashMap} expunges stale entries), and after each
+ * collection while any registration is live: an automatic arena that nothing refers to is made once per
+ * collection, and its cleanup, which the JDK's own cleaner thread runs once a collection found the arena
+ * unreachable, drains the queue and makes the next one ({@link AfterCollection}). A collection may find the
+ * arena before the owners it found are queued; those wait for the next collection's drain.
+ *
+ * <p>Why not the alternatives (session 31): an automatic arena per owner (session 30) left every channel
+ * registered with the JDK's cleaner until a collection processed it, which cost a virtual thread reading 1 KiB
+ * files with {@code Files.readAllBytes} 7% of the process's CPU in the collector; a {@code Cleaner} of hpio's
+ * needs a thread, and one whose thread is virtual still cost an OS thread, the scheduler adding a carrier for
+ * it while it waits in the reference queue's timed {@code Object.wait} (JDK 25); {@code bench nio}'s (c)
+ * bounds the OS threads of the process.
+ */
+final class DroppedDescriptors {
+    private static final ReferenceQueue<Object> DROPPED = new ReferenceQueue<>();
+    /** The registrations neither closed nor drained: keeps each reference reachable until then. */
+    private static final Set<Registration> LIVE = ConcurrentHashMap.newKeySet();
+    /** Set while an arena of {@link #watchNextCollection} waits for a collection. */
+    private static final AtomicBoolean WATCHING = new AtomicBoolean();
+    private static final Consumer<MemorySegment> AFTER_COLLECTION = new AfterCollection();
+
+    private DroppedDescriptors() {
+    }
+
+    /**
+     * Watches {@code owner}: once it is collected, {@code descriptor} is closed unless {@code done} was set
+     * (the owner's own close sets it and then calls {@link Registration#unregister}).
+     */
+    static Registration register(Object owner, Closeable descriptor, AtomicBoolean done) {
+        closeDropped();
+        Registration registration = new Registration(owner, descriptor, done);
+        LIVE.add(registration);
+        watchNextCollection();
+        return registration;
+    }
+
+    /** Closes the descriptors of the owners collections found dropped so far. */
+    static void closeDropped() {
+        Reference<?> dropped;
+        while ((dropped = DROPPED.poll()) != null) {
+            ((Registration) dropped).closeDropped();
+        }
+    }
+
+    /** How many owners are watched now (for tests). */
+    static int live() {
+        return LIVE.size();
+    }
+
+    private static void watchNextCollection() {
+        if (!WATCHING.get() && WATCHING.compareAndSet(false, true)) {
+            MemorySegment.NULL.reinterpret(0, Arena.ofAuto(), AFTER_COLLECTION);   // the arena: referred to by nothing
+        }
+    }
+
+    /** The cleanup of {@link #watchNextCollection}'s arena, on the JDK's cleaner thread (a class: no lambda to bootstrap). */
+    private static final class AfterCollection implements Consumer<MemorySegment> {
+        @Override
+        public void accept(MemorySegment unused) {
+            WATCHING.set(false);
+            try {
+                closeDropped();
+            } finally {
+                if (!LIVE.isEmpty()) {
+                    watchNextCollection();
+                }
+            }
+        }
+    }
+
+    /** One owner's watch: refers to its descriptor and once-flag, never to the owner. */
+    static final class Registration extends PhantomReference<Object> {
+        private final Closeable descriptor;
+        private final AtomicBoolean done;
+
+        private Registration(Object owner, Closeable descriptor, AtomicBoolean done) {
+            super(owner, DROPPED);
+            this.descriptor = descriptor;
+            this.done = done;
+        }
+
+        /** At the owner's close: no longer watched, nothing left for the collector. */
+        void unregister() {
+            LIVE.remove(this);
+            clear();
+        }
+
+        private void closeDropped() {
+            LIVE.remove(this);
+            closeLogged(descriptor, done);
+        }
+    }
+
+    /** Closes {@code descriptor} unless {@code done} was set (and sets it); a failure is logged (DEBUG). */
+    static void closeLogged(Closeable descriptor, AtomicBoolean done) {
+        if (!done.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            descriptor.close();
+        } catch (IOException e) {
+            System.getLogger(NativeFile.class.getName()).log(System.Logger.Level.DEBUG,
+                    "closing " + descriptor + ": " + e);
+        }
+    }
+}
