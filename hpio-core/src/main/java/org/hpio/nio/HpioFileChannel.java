@@ -5,6 +5,7 @@ import org.hpio.internal.io.IoOperation;
 import org.hpio.internal.io.IoRequest;
 import org.hpio.internal.io.IoRequests;
 import org.hpio.internal.sys.Errno;
+import org.hpio.internal.sys.FileSystemType;
 import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.NativeFile;
 import org.hpio.internal.sys.Statx;
@@ -212,7 +213,10 @@ final class HpioFileChannel extends FileChannel {
         boolean handed = false;
         try {
             Statx statx = file.statx(Statx.STATX_TYPE);
-            if (statx.isRegularFile() && statx.dev() == dev) {
+            // A device number without a device (tmpfs, btrfs, NFS) is reused after an unmount: the file system
+            // is asked again, by the descriptor, so that a pseudo one mounted since is never served.
+            if (statx.isRegularFile() && statx.dev() == dev
+                    && (!statx.onAnonymousDevice() || !FileSystemType.isPseudo(file.fileSystemType()))) {
                 if (statx.onAnonymousDevice()) {
                     file.clearNonBlocking();
                 }

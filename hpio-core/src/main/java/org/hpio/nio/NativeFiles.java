@@ -10,6 +10,7 @@ import org.hpio.internal.sys.Syscalls;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -50,38 +51,57 @@ final class NativeFiles {
 
     /**
      * The JDK's channel on the named pipe that {@code reader} (hpio's O_NONBLOCK read end, which stays the
-     * caller's to close after) has open, opened by {@code /proc/self/fd/N}, that very pipe, while {@code reader}
-     * still is: a name remembered as a regular file that is a pipe now ({@code HpioFileChannel.openRemembered}).
-     * hpio's open let through a writer that was waiting for a reader, which may have written and closed its end
-     * since: the JDK's open would then wait for the next writer while those bytes sit in the pipe. So when the
-     * pipe holds bytes, a writer of hpio's own is opened on it (O_NONBLOCK: it does not wait, there being a
-     * reader) for the moment of the JDK's open, which then does not wait, and reads those bytes and, once every
-     * writer has closed, the end of the stream, as the JDK's channel would have from its own open. An empty
-     * pipe, or one hpio may not write to, gets the JDK's open as the JDK's channel would have had it, waiting
-     * for a writer, with hpio's reader still open, so that nothing already in the pipe is lost meanwhile.
+     * caller's to close after) has open: a name remembered as a regular file that is a pipe now
+     * ({@code HpioFileChannel.openRemembered}). hpio's open let through any writer that was waiting for a
+     * reader, and that writer may write and close its end at any moment: had the JDK's open come after, it
+     * would wait for the next writer while those bytes sat in the pipe. So this waits until the pipe is ready
+     * to read (bytes in it, or a writer came and went: what the JDK's open, which waits for a writer, then a read
+     * would wait for), without pinning a carrier (polls, then sleeps, 1 ms growing to 50); then opens a writer
+     * of hpio's own on the pipe (O_NONBLOCK: there is a reader) for the moment of the JDK's open, which so never
+     * waits, by {@code /proc/self/fd/N} (that very pipe; by the name where /proc is missing), while
+     * {@code reader} still keeps the bytes. The JDK's channel then reads them and, once every writer has
+     * closed, the end of the stream, as it would have from its own open. Like the JDK's open of a pipe, the wait
+     * is not interruptible (an interrupt stays set). Where hpio may not write to the pipe, the JDK's open goes
+     * without that writer and may wait for the next writer.
      */
     static FileChannel jdkChannelOnPipe(NativeFile reader, FileSystemProvider jdkProvider, Path path,
                                         Set<? extends OpenOption> options) throws IOException {
-        Path same = path.getFileSystem().getPath(reader.procName());
+        awaitReadable(reader);
+        String same = Files.isDirectory(Path.of("/proc/self/fd")) ? reader.procName() : path.toString();
         int writer = -1;
-        if (reader.bytesInPipe() > 0) {
-            try {
-                writer = Syscalls.open(reader.procName(), Syscalls.O_WRONLY | Syscalls.O_NONBLOCK, 0);
-            } catch (IOException e) {
-                // no write permission: the JDK's open waits for a writer, the bytes kept by hpio's reader
-            }
+        try {
+            writer = Syscalls.open(same, Syscalls.O_WRONLY | Syscalls.O_NONBLOCK, 0);
+        } catch (IOException e) {
+            // no write permission: the JDK's open goes without hpio's writer
         }
         try {
-            return jdkProvider.newFileChannel(same, options);
+            return jdkProvider.newFileChannel(path.getFileSystem().getPath(same), options);
         } finally {
             if (writer >= 0) {
                 try {
-                    Syscalls.close(writer, reader.procName());
+                    Syscalls.close(writer, same);
                 } catch (IOException e) {
                     System.getLogger(NativeFiles.class.getName()).log(System.Logger.Level.DEBUG,
                             "closing hpio's writer on the pipe " + path + ": " + e);
                 }
             }
+        }
+    }
+
+    /** Waits until a read of {@code pipe} would answer at once (see {@link #jdkChannelOnPipe}). */
+    private static void awaitReadable(NativeFile pipe) throws IOException {
+        boolean interrupted = false;
+        long pauseMillis = 1;
+        while (!pipe.readableNow()) {
+            try {
+                Thread.sleep(pauseMillis);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+            pauseMillis = Math.min(2 * pauseMillis, 50);
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -200,6 +220,19 @@ final class NativeFiles {
     }
 
     /** The warm-up's work (see {@link #warmUpInBackground}). */
+    /**
+     * Two of the small reads' staging buffers, their pages faulted in here, not by a program's first read; none
+     * where direct memory is short (-XX:MaxDirectMemorySize): the first reads allocate their own then.
+     */
+    private static void fillStaging() {
+        try {
+            CachedRead.STAGING.fill(2);
+        } catch (OutOfMemoryError e) {
+            System.getLogger(NativeFiles.class.getName()).log(System.Logger.Level.DEBUG,
+                    "no staging buffers made ahead: " + e.getMessage());
+        }
+    }
+
     private static final class WarmUp implements Runnable {
         /** The platform's provider, whose attribute view a first channel opened during the warm-up asks. */
         private final FileSystemProvider jdkProvider;
@@ -232,12 +265,12 @@ final class NativeFiles {
                         BufferTransfer.class, NativeFile.class, NativeFile.Lease.class, PendingOperation.class)) {
                     lookup.ensureInitialized(c);
                 }
-                CachedRead.STAGING.fill();   // a first small read's staging, its pages faulted in here
                 linkReadOnlyOpen();
                 if (NativeAccess.available()) {
                     Syscalls.exerciseChannelCalls();
                 }
                 warmedUp();
+                fillStaging();
                 IoEngines.prepareStart();   // last: a first channel's own calls come first
             } catch (IOException | RuntimeException | LinkageError | IllegalAccessException e) {
                 System.getLogger(NativeFiles.class.getName()).log(System.Logger.Level.DEBUG,

@@ -719,7 +719,8 @@ class HpioChannelsTest {
     /**
      * The JDK's channel on a pipe whose writer hpio's open let through, and which wrote and closed before the
      * JDK's open (the case the test above leaves to timing): the JDK's open does not wait for another writer,
-     * and reads what the first wrote, then the end of the stream; on an empty pipe it waits for a writer.
+     * and reads what the first wrote, then the end of the stream; after a writer that wrote nothing, the end of
+     * the stream; on a pipe no writer came to, it waits for one.
      */
     @Test
     void theJdksChannelOnAPipeHpioOpenedLosesWhatAWriterWroteAndClosed() throws Exception {
@@ -732,6 +733,17 @@ class HpioChannelsTest {
                     .get(10, TimeUnit.SECONDS)) {
                 reader.close();
                 assertEquals("hello", new String(Channels.newInputStream(ch).readAllBytes()));
+            }
+        }
+        try (NativeFile reader = NativeFile.openNonBlocking(fifo, Syscalls.O_RDONLY)) {
+            onOwnThread(() -> {   // a writer that came and went, writing nothing
+                Files.newOutputStream(fifo).close();
+                return fifo;
+            }).get(10, TimeUnit.SECONDS);
+            try (FileChannel ch = onOwnThread(() -> NativeFiles.jdkChannelOnPipe(reader, jdk, fifo, Set.of(READ)))
+                    .get(10, TimeUnit.SECONDS)) {
+                reader.close();
+                assertEquals(0, Channels.newInputStream(ch).readAllBytes().length, "the end of the stream at once");
             }
         }
         try (NativeFile reader = NativeFile.openNonBlocking(fifo, Syscalls.O_RDONLY)) {

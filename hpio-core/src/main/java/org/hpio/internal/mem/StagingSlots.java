@@ -29,14 +29,16 @@ public final class StagingSlots {
     }
 
     /**
-     * Fills every empty slot with a new buffer now (for a warm-up thread): a buffer's first use faults its pages
-     * in, which a cold JVM's first small read paid (0.6 ms of a virtual machine's page faults, AMD EPYC). The
-     * memory is what the slots hold once used in any case.
+     * Puts {@code buffers} new buffers (at most one a slot) into empty slots now, for a warm-up thread: a buffer's
+     * first use faults its pages in, which a cold JVM's first small read paid (0.6 ms of a virtual machine's page
+     * faults, AMD EPYC). A program's first reader finds one of them; a few are what one or two threads keep in
+     * use anyway.
      */
-    public void fill() {
-        for (int slot = 0; slot < slots.length(); slot++) {
-            if (slots.get(slot) == null) {
-                slots.compareAndSet(slot, null, Arena.ofAuto().allocate(bufferBytes, 4096));
+    public void fill(int buffers) {
+        int filled = 0;
+        for (int slot = 0; slot < slots.length() && filled < buffers; slot++) {
+            if (slots.get(slot) == null && slots.compareAndSet(slot, null, Arena.ofAuto().allocate(bufferBytes, 4096))) {
+                filled++;
             }
         }
     }

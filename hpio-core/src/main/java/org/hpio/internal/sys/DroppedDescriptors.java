@@ -70,7 +70,12 @@ final class DroppedDescriptors {
 
     private static void watchNextCollection() {
         if (!WATCHING.get() && WATCHING.compareAndSet(false, true)) {
-            MemorySegment.NULL.reinterpret(0, Arena.ofAuto(), AFTER_COLLECTION);   // the arena: referred to by nothing
+            try {
+                MemorySegment.NULL.reinterpret(0, Arena.ofAuto(), AFTER_COLLECTION);   // the arena: referred to by nothing
+            } catch (RuntimeException | Error e) {
+                WATCHING.set(false);   // no watch is pending: the next registration arms one
+                throw e;
+            }
         }
     }
 
@@ -119,7 +124,7 @@ final class DroppedDescriptors {
         }
         try {
             descriptor.close();
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {   // never the failure of whoever drains: it is logged
             System.getLogger(NativeFile.class.getName()).log(System.Logger.Level.DEBUG,
                     "closing " + descriptor + ": " + e);
         }

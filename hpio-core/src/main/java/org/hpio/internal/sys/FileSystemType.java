@@ -67,6 +67,20 @@ public final class FileSystemType {
         }
     }
 
+    /** int fstatfs(int fd, struct statfs *buf). */
+    private static final class Fstatfs {
+        static final MethodHandle H = Syscalls.downcall("fstatfs", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    }
+
+    /** The magic number of the file system the file open at {@code fd} lives on; {@code path} names it in errors. */
+    public static int of(int fd, String path) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = arena.allocate(STATFS_BYTES, 8);
+            Syscalls.call("fstatfs", path, -1, true, c -> (int) Fstatfs.H.invokeExact(c, fd, buffer));
+            return buffer.get(JAVA_INT, MAGIC_OFFSET);
+        }
+    }
+
     /** Whether {@code magic} (see {@link #of}) is a pseudo file system's. */
     public static boolean isPseudo(int magic) {
         return PSEUDO.contains(magic);

@@ -292,11 +292,21 @@ public final class NativeFile implements Closeable {
         }
     }
 
-    /** For a named pipe's descriptor: the bytes waiting in the pipe (ioctl FIONREAD). A descriptor's call only. */
-    public int bytesInPipe() throws IOException {
+    /** For a named pipe's descriptor: whether a read would answer at once ({@link Syscalls#readableNow}). */
+    public boolean readableNow() throws IOException {
         acquire();
         try {
-            return Syscalls.bytesInPipe(calls.descriptor(), path);
+            return Syscalls.readableNow(calls.descriptor(), path);
+        } finally {
+            release();
+        }
+    }
+
+    /** The magic number of the file system the open file lives on (fstatfs: {@link FileSystemType#of(int, String)}). */
+    public int fileSystemType() throws IOException {
+        acquire();
+        try {
+            return FileSystemType.of(calls.descriptor(), path);
         } finally {
             release();
         }
@@ -587,17 +597,24 @@ public final class NativeFile implements Closeable {
         if (!nonBlocking) {
             return;
         }
-        synchronized (calls) {   // private to this file; nothing else locks it
-            if (!nonBlocking) {
-                return;
+        try {
+            acquire();   // held: a descriptor closed meanwhile, and its number reused, is never touched
+        } catch (IOException closed) {
+            return;
+        }
+        try {
+            synchronized (calls) {   // private to this file; nothing else locks it
+                if (nonBlocking) {
+                    Syscalls.setStatusFlags(calls.descriptor(), flags, path);
+                    nonBlocking = false;
+                }
             }
-            try {
-                Syscalls.clearNonBlocking(calls.descriptor(), path);
-            } catch (IOException e) {
-                System.getLogger(NativeFile.class.getName()).log(System.Logger.Level.WARNING,
-                        "O_NONBLOCK stays on " + path + ": " + e.getMessage());
-            }
+        } catch (IOException | RuntimeException | LinkageError e) {
             nonBlocking = false;
+            System.getLogger(NativeFile.class.getName()).log(System.Logger.Level.WARNING,
+                    "O_NONBLOCK stays on " + path + ": " + e);
+        } finally {
+            release();
         }
     }
 

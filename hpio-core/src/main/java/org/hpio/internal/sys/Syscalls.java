@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * The system calls hpio makes, as one-line wrappers over {@code static final} downcall handles.
@@ -51,7 +52,6 @@ public final class Syscalls {
     /** O_NONBLOCK and O_NOCTTY: the same on every architecture hpio runs on (x86_64, arm64, ppc64, riscv64, s390x). */
     public static final int O_NONBLOCK = 04000;
     public static final int O_NOCTTY = 0400;
-    private static final int F_GETFL = 3;
     private static final int F_SETFL = 4;
     /** O_NOFOLLOW, whose value is the architecture's (see {@link #oNoFollow}). */
     public static final int O_NOFOLLOW = oNoFollow(System.getProperty("os.arch", ""));
@@ -136,16 +136,15 @@ public final class Syscalls {
                 FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
     }
 
-    /** int fcntl(int fd, int cmd, ...), with one int argument (F_GETFL ignores it). */
+    /** int fcntl(int fd, int cmd, ...), with one int argument. */
     private static final class Fcntl {
         static final MethodHandle H = downcall("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
                 Linker.Option.firstVariadicArg(2));
     }
 
-    /** int ioctl(int fd, unsigned long request, ...), with one pointer argument. */
-    private static final class Ioctl {
-        static final MethodHandle H = downcall("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
-                Linker.Option.firstVariadicArg(2));
+    /** int poll(struct pollfd *fds, nfds_t nfds, int timeout). */
+    private static final class Poll {
+        static final MethodHandle H = downcall("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     }
 
     private static final class Lseek {
@@ -184,6 +183,10 @@ public final class Syscalls {
             refused(() -> preadNoWait(fd, buffer, 0, "/"));
             refused(() -> pread(fd, buffer, 0, "/"));
             refused(() -> pwrite(-1, buffer, 0, "(none)"));
+            refused(() -> {
+                setStatusFlags(fd, O_RDONLY, "/");   // the flags it has: links fcntl (a remembered name's open)
+                return 0;
+            });
         } finally {
             close(fd, "/");
         }
@@ -385,23 +388,29 @@ public final class Syscalls {
     }
 
     /**
-     * Clears O_NONBLOCK from the open file description of {@code fd} (fcntl F_GETFL, then F_SETFL without it),
-     * keeping its other status flags.
+     * Sets the status flags of the open file description of {@code fd} to those of {@code openFlags} (fcntl
+     * F_SETFL, one call: it changes only O_APPEND, O_ASYNC, O_DIRECT, O_NOATIME and O_NONBLOCK, and ignores the
+     * rest), which clears the O_NONBLOCK an open added to them.
      */
-    public static void clearNonBlocking(int fd, String path) throws IOException {
-        int status = (int) call("fcntl", path, -1, false, c -> (int) Fcntl.H.invokeExact(c, fd, F_GETFL, 0));
-        call("fcntl", path, -1, false, c -> (int) Fcntl.H.invokeExact(c, fd, F_SETFL, status & ~O_NONBLOCK));
+    public static void setStatusFlags(int fd, int openFlags, String path) throws IOException {
+        call("fcntl", path, -1, false, c -> (int) Fcntl.H.invokeExact(c, fd, F_SETFL, openFlags));
     }
 
-    /** FIONREAD: the bytes a pipe (or socket) holds unread; powerpc's own, else the generic one. */
-    private static final long FIONREAD = System.getProperty("os.arch", "").startsWith("ppc") ? 0x4004667FL : 0x541BL;
+    private static final short POLLIN = 0x1;
+    /** struct pollfd: int fd, short events, short revents. */
+    private static final long POLLFD_BYTES = 8;
 
-    /** The bytes waiting in the pipe open at {@code fd} (ioctl FIONREAD). */
-    public static int bytesInPipe(int fd, String path) throws IOException {
+    /**
+     * Whether the pipe (or other pollable file) open at {@code fd} is ready to read now (poll, no wait): bytes
+     * in it, or, for a pipe, a writer that came and went since this descriptor was opened (POLLHUP), or an
+     * error; all of them a read answers at once.
+     */
+    public static boolean readableNow(int fd, String path) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment count = arena.allocate(JAVA_INT);
-            call("ioctl", path, -1, false, c -> (int) Ioctl.H.invokeExact(c, fd, FIONREAD, count));
-            return count.get(JAVA_INT, 0);
+            MemorySegment pollfd = arena.allocate(POLLFD_BYTES, 4);
+            pollfd.set(JAVA_INT, 0, fd);
+            pollfd.set(JAVA_SHORT, 4, POLLIN);
+            return call("poll", path, -1, true, c -> (int) Poll.H.invokeExact(c, pollfd, 1L, 0)) > 0;
         }
     }
 

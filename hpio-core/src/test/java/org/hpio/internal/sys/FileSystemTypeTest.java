@@ -47,6 +47,20 @@ class FileSystemTypeTest {
     }
 
     @Test
+    void anOpenDescriptorsFileSystemIsTheOneItsNameLeadsTo() throws IOException {
+        for (String name : List.of("/proc/self/status", dir.toString())) {
+            int fd = Syscalls.open(name, Syscalls.O_RDONLY, 0);
+            try {
+                int magic = FileSystemType.of(fd, name);
+                assertEquals(FileSystemType.of(name), magic, name);
+                assertEquals(name.startsWith("/proc/"), FileSystemType.isPseudo(magic), name);
+            } finally {
+                Syscalls.close(fd, name);
+            }
+        }
+    }
+
+    @Test
     void statxTellsRegularFilesAndFilesWithoutADeviceOfTheirOwn() throws IOException {
         Path file = Files.write(dir.resolve("data"), new byte[10]);
         assertTrue(Statx.of(file.toString(), Statx.STATX_TYPE).isRegularFile());
