@@ -624,7 +624,7 @@ class HpioChannelsTest {
         NativeCalls.assumeOn("hpio's channels");
         Path file = Files.write(dir.resolve("dropped"), FileChannelContract.bytes(0, 4096));
         HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
-        Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+        Path viaHpio = viaProvider(provider, file);
         long jdkLeft = descriptorsLeftAfterDropping(file);
         long hpioLeft = descriptorsLeftAfterDropping(viaHpio);
         assertTrue(hpioLeft <= jdkLeft + 5, hpioLeft + " descriptors still open after hpio's channels were "
@@ -669,7 +669,7 @@ class HpioChannelsTest {
     void aPipeReadByNameLosesNothingAWriterWroteAndClosed() throws Exception {
         Path fifo = namedPipe(dir.resolve("fifo"));
         HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
-        Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(fifo.toString());
+        Path viaHpio = viaProvider(provider, fifo);
         // The writer's open waits for a reader; it writes and closes at once, possibly before a second open.
         CompletableFuture<Path> writer = onOwnThread(() -> Files.write(fifo, "hello".getBytes()));
         // A virtual thread's: a platform thread's plain read-only byte channel is the JDK's without hpio looking.
@@ -691,7 +691,7 @@ class HpioChannelsTest {
         IoEngines.sharedRings();   // started: a virtual thread's plain channel is hpio's
         for (boolean writerFirst : new boolean[] {true, false}) {
             Path file = Files.write(dir.resolve("was-a-file-" + writerFirst), "a file".getBytes());
-            Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+            Path viaHpio = viaProvider(provider, file);
             try (FileChannel ch = FileChannel.open(viaHpio)) {   // checked by name, remembered
                 assertTrue(HpioChannels.isHpio(ch));
                 assertEquals(6, ch.size());
@@ -771,7 +771,7 @@ class HpioChannelsTest {
         IoEngines.sharedRings();   // started: a read the page cache cannot serve goes to them
         byte[] bytes = FileChannelContract.bytes(0, 256 << 10);   // beyond CachedRead's 64 KiB: an engine's
         Path file = Files.write(dir.resolve("nonblocking"), bytes);
-        Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+        Path viaHpio = viaProvider(provider, file);
         try (FileChannel ch = FileChannel.open(viaHpio)) {   // checked by name, remembered
             assertEquals(bytes.length, ch.size());
         }
@@ -810,7 +810,7 @@ class HpioChannelsTest {
         NativeCalls.assumeOn("hpio's descriptor");
         HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
         Path file = Files.write(dir.resolve("f"), "first".getBytes());
-        Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+        Path viaHpio = viaProvider(provider, file);
         IoEngines.sharedRings();   // started: a virtual thread's plain channel is hpio's
         assertArrayEquals("first".getBytes(), onVirtualThread(() -> Files.readAllBytes(viaHpio)).get(30, TimeUnit.SECONDS));
         long dev = RegularFileNames.deviceOf(file.toString());
@@ -848,7 +848,7 @@ class HpioChannelsTest {
             try {
                 Path link = Files.write(dir.resolve("link-target"), "on this disk".getBytes());
                 Path name = Files.createSymbolicLink(dir.resolve("link"), link);
-                Path linkViaHpio = provider.getFileSystem(URI.create("file:///")).getPath(name.toString());
+                Path linkViaHpio = viaProvider(provider, name);
                 try (FileChannel ch = FileChannel.open(linkViaHpio)) {
                     assertEquals(12, ch.size());
                 }
@@ -882,7 +882,7 @@ class HpioChannelsTest {
         NativeCalls.assumeOn("hpio's channels");
         Path file = Files.write(dir.resolve("f"), FileChannelContract.bytes(0, 1024));
         HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider());
-        Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+        Path viaHpio = viaProvider(provider, file);
         try (var plain = Files.newByteChannel(viaHpio); var read = Files.newByteChannel(viaHpio, READ)) {
             assertFalse(HpioChannels.isHpio(plain), "no option: the JDK's");
             assertFalse(HpioChannels.isHpio(read), "READ alone: the JDK's");
@@ -938,7 +938,7 @@ class HpioChannelsTest {
                 }
             };
             HpioFileSystemProvider provider = new HpioFileSystemProvider(FileSystems.getDefault().provider(), slow);
-            Path viaHpio = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+            Path viaHpio = viaProvider(provider, file);
             // While the start waits, every such call gets the JDK's channel at once, and one start is asked for.
             for (int i = 0; i < 3; i++) {
                 assertFalse(plainByteChannelIsHpiosOnVirtualThread(viaHpio), "the JDK's channel, not a wait for the start");
@@ -1683,6 +1683,11 @@ class HpioChannelsTest {
         }, builder::start);
     }
 
+    /** {@code path} as a path of {@code provider}'s file system: what opens through hpio's provider. */
+    private static Path viaProvider(HpioFileSystemProvider provider, Path path) {
+        return provider.getFileSystem(URI.create("file:///")).getPath(path.toString());
+    }
+
     /** A named pipe made at {@code path} (the test is skipped where mkfifo is missing). */
     private static Path namedPipe(Path path) throws Exception {
         Assumptions.assumeTrue(new ProcessBuilder("mkfifo", path.toString()).inheritIO().start().waitFor() == 0,
@@ -1781,7 +1786,7 @@ class HpioChannelsTest {
     void filesReadAllBytesOnAnInterruptedVirtualThreadReadsTheFileAsTheJdksDoes() throws Exception {
         HpioFileSystemProvider provider = HpioChannels.provider();
         Path file = Files.write(dir.resolve("all.bin"), FileChannelContract.bytes(0, 5000));
-        Path hpioPath = provider.getFileSystem(URI.create("file:///")).getPath(file.toString());
+        Path hpioPath = viaProvider(provider, file);
         try (FileChannel ch = provider.newFileChannel(hpioPath, Set.of(READ, WRITE))) {
             ch.force(false);   // the engines started: a virtual thread's readAllBytes then gets hpio's channel
         }
