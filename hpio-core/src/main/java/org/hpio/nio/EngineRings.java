@@ -5,7 +5,7 @@ import org.hpio.internal.sys.NativeFile;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The engines one {@link HpioFileChannel}'s calls are spread over ({@link
@@ -33,7 +33,8 @@ final class EngineRings {
     private volatile IoEngine[] engines;
     private final Starter starter;
     /** Set once {@link #startInBackground} asked a thread of its own to start the engines. */
-    private final AtomicBoolean backgroundStart = new AtomicBoolean();
+    /** 1 once a background start was asked for (not an AtomicBoolean: see {@link NativeFiles#WARM_UP_STARTED}). */
+    private final AtomicInteger backgroundStart = new AtomicInteger();
     /** Set when that thread failed: later calls start the engines themselves (and report why they cannot). */
     private volatile boolean backgroundStartFailed;
 
@@ -120,7 +121,7 @@ final class EngineRings {
         if (backgroundStartFailed) {
             return false;
         }
-        if (engines != null || !backgroundStart.compareAndSet(false, true)) {
+        if (engines != null || !backgroundStart.compareAndSet(0, 1)) {
             return true;
         }
         Thread start = new Thread(new Runnable() {   // a class, not a lambda: none is bootstrapped for it

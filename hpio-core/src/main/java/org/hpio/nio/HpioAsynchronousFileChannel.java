@@ -105,7 +105,8 @@ final class HpioAsynchronousFileChannel extends AsynchronousFileChannel {
         this.jdk = jdk;
         this.executor = executor;
         this.options = options;
-        this.descriptorCloser = NativeFile.closeWhenUnreachable(late != null ? late : file);
+        this.descriptorCloser = late != null ? NativeFile.DescriptorCloser.forDescriptorNotOpenedYet(late)
+                : NativeFile.closeWhenUnreachable(file);
     }
 
     /**

@@ -101,7 +101,8 @@ final class HpioFileChannel extends FileChannel {
         this.jdkProvider = jdkProvider;
         this.path = path;
         this.options = options;
-        this.descriptorCloser = NativeFile.closeWhenUnreachable(late != null ? late : file);
+        this.descriptorCloser = late != null ? NativeFile.DescriptorCloser.forDescriptorNotOpenedYet(late)
+                : NativeFile.closeWhenUnreachable(file);
     }
 
     /**

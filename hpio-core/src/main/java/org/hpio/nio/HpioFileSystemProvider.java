@@ -105,6 +105,28 @@ public final class HpioFileSystemProvider extends FileSystemProvider {
      */
     private static final ThreadLocal<Boolean> STARTING_ENGINE = new ThreadLocal<>();
 
+    /** The JDK's property that names the JVM's default provider (a list of class names, separated by commas). */
+    private static final String DEFAULT_PROVIDER_PROPERTY = "java.nio.file.spi.DefaultFileSystemProvider";
+
+    static {
+        // The JDK initializes this class, then constructs it reflectively (8-11 ms of a cold JVM's method-handle
+        // set-up); the warm-up's first part, loading a first channel's classes, runs meanwhile.
+        if (namedDefaultProvider()) {
+            NativeFiles.warmUpEarly();
+        }
+    }
+
+    /** Whether the JVM's default-provider property names this class (then the JDK is about to construct it). */
+    private static boolean namedDefaultProvider() {
+        String names = System.getProperty(DEFAULT_PROVIDER_PROPERTY, "");
+        for (String name : names.split(",")) {
+            if (name.equals(HpioFileSystemProvider.class.getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private final FileSystemProvider delegate;
     private final HpioFileSystem fileSystem;
     private final EngineSource engines;

@@ -1,14 +1,13 @@
 package org.hpio.nio;
 
 import org.hpio.internal.sys.NativeFile;
-import org.hpio.internal.sys.Statx;
 
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.spi.FileSystemProvider;
-import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -16,7 +15,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link NativeFiles#warmUpInBackground} links them): the JDK's channel on the file serves the channel until
  * then, and {@link #get} opens hpio's descriptor at the channel's first call after. It goes by the channel's
  * path, like every hpio open beside the JDK's, but only takes the file found there if it is the one the JDK's
- * channel opened: the same device and inode as the JDK's {@code stat} gave right after that open. Otherwise
+ * channel opened: the same file key (device and inode) as the JDK's {@code stat} gave right after that open. Otherwise
  * (renamed, replaced, deleted since; now a pipe or a /proc file) the JDK's channel goes on serving the channel
  * for good. The descriptor, once opened, is the channel's: its close closes it ({@link #close}).
  */
@@ -24,9 +23,12 @@ final class LateDescriptor implements Closeable {
     private final FileSystemProvider jdkProvider;
     private final Path path;
     private final ChannelOptions options;
-    /** The file's {@code st_dev} and {@code st_ino} as the JDK gave them after its open. */
-    private final long dev;
-    private final long ino;
+    /**
+     * The file as the JDK's {@code stat} gave it after its open: {@link BasicFileAttributes#fileKey}, its device
+     * and inode (equal keys, the same file). Basic attributes, not the "unix" view's {@code dev} and {@code ino}:
+     * a cold JVM's first channel then loads no attribute-view classes (about 0.5 ms).
+     */
+    private final Object fileKey;
     /** Guards the opening against {@link #close}. */
     private final ReentrantLock lock = new ReentrantLock();
     /** hpio's descriptor once opened; null before, and for good when it could not be or the channel closed. */
@@ -34,27 +36,23 @@ final class LateDescriptor implements Closeable {
     /** Set once the open was tried, or the channel closed: nothing is opened after. */
     private volatile boolean settled;
 
-    private LateDescriptor(FileSystemProvider jdkProvider, Path path, ChannelOptions options, long dev, long ino) {
+    private LateDescriptor(FileSystemProvider jdkProvider, Path path, ChannelOptions options, Object fileKey) {
         this.jdkProvider = jdkProvider;
         this.path = path;
         this.options = options;
-        this.dev = dev;
-        this.ino = ino;
+        this.fileKey = fileKey;
     }
 
-    /** The JDK's attributes that say which file a name leads to ({@link #ifNotReady}). */
-    private static final String IDENTITY = "unix:dev,ino,isRegularFile";
-
     /**
-     * For the warm-up: asks the JDK for {@link #IDENTITY} of the root directory once, so that the classes of
-     * its "unix" view (loaded from the run-time image, not the JDK's class-data archive: about 0.3-0.5 ms in a
-     * cold JVM) are there before a first channel needs them.
+     * For the warm-up: asks the JDK for the basic attributes and file key of the root directory once, so that
+     * their classes are there before a first channel needs them.
      */
     static void prepare(FileSystemProvider jdkProvider) {
         try {
-            jdkProvider.readAttributes(jdkProvider.getPath(URI.create("file:///")), IDENTITY);
+            jdkProvider.readAttributes(jdkProvider.getPath(URI.create("file:///")), BasicFileAttributes.class)
+                    .fileKey();
         } catch (IOException | RuntimeException e) {
-            // no "unix" view here: ifNotReady says so for each channel
+            // ifNotReady says so for each channel
         }
     }
 
@@ -71,13 +69,14 @@ final class LateDescriptor implements Closeable {
             return null;
         }
         try {
-            Map<String, Object> stat = jdkProvider.readAttributes(path, IDENTITY);
-            if (!Boolean.TRUE.equals(stat.get("isRegularFile"))) {
+            BasicFileAttributes stat = jdkProvider.readAttributes(path, BasicFileAttributes.class);
+            Object fileKey = stat.fileKey();
+            if (!stat.isRegularFile() || fileKey == null) {
                 return null;
             }
-            return new LateDescriptor(jdkProvider, path, options, (Long) stat.get("dev"), (Long) stat.get("ino"));
+            return new LateDescriptor(jdkProvider, path, options, fileKey);
         } catch (IOException | RuntimeException e) {
-            return null;   // no "unix" view here, or the name is gone already
+            return null;   // the name is gone already
         }
     }
 
@@ -142,10 +141,10 @@ final class LateDescriptor implements Closeable {
                 return null;
             }
             NativeFile opened = NativeFile.open(path, options.nativeFlags());
+            NativeFile.watchDroppedDescriptors();   // the channel's registration could not start it
             boolean same = false;
             try (NativeFile.Lease lease = opened.lease()) {
-                Statx statx = Statx.of(lease.fd(), path.toString(), Statx.STATX_TYPE | Statx.STATX_INO);
-                same = statx.ino() == ino && statx.dev() == dev;
+                same = fileKey.equals(fileKeyOf(lease.fd()));
             } finally {
                 if (!same) {
                     opened.close();
@@ -157,5 +156,14 @@ final class LateDescriptor implements Closeable {
                     "hpio's descriptor on " + path + " was not opened; the JDK's channel serves it: " + e);
             return null;
         }
+    }
+
+    /**
+     * The file key of the file descriptor {@code fd} refers to, by the JDK's {@code stat} of /proc/self/fd/N
+     * (which follows the descriptor, not a name), comparable with {@link #fileKey}.
+     */
+    private Object fileKeyOf(int fd) throws IOException {
+        Path self = path.getFileSystem().getPath("/proc/self/fd/" + fd);
+        return jdkProvider.readAttributes(self, BasicFileAttributes.class).fileKey();
     }
 }

@@ -18,7 +18,8 @@ import java.nio.file.spi.FileSystemProvider;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /** hpio's own descriptor beside the JDK's channel on the same file. */
 final class NativeFiles {
@@ -193,14 +194,38 @@ final class NativeFiles {
      * work (60-80 ms of CPU) competes with the program's own start-up on a small machine: a program whose first
      * file call is the JDK's (a platform thread's {@code Files.readAllBytes}) took 2.0-4.4 ms for it instead of
      * 1.6-1.7 (AMD EPYC, 2 cores; the JDK's own provider 1.0-1.4). {@code -D}{@value #WARM_UP_PROPERTY}{@code =false}
-     * turns it off.
+     * turns it off. When {@link #warmUpEarly} started the thread already, this hands it {@code jdkProvider}, and
+     * it goes on from its first part to the linking.
      *
-     * @param jdkProvider the provider hpio's wraps: when it is the platform's own, the thread asks its attribute
-     *                    view once ({@link LateDescriptor#prepare}); another (a chain of default providers) is not
+     * @param jdkProvider the provider hpio's wraps: when it is the platform's own, the thread asks its attributes
+     *                    once ({@link LateDescriptor#prepare}); another (a chain of default providers) is not
      *                    called from this thread
      */
     static void warmUpInBackground(FileSystemProvider jdkProvider) {
-        if (!WARM_UP_STARTED.compareAndSet(false, true)) {
+        WarmUp started = warmUp;
+        if (started != null) {
+            started.handOver(jdkProvider);
+        } else {
+            start(jdkProvider);
+        }
+    }
+
+    /**
+     * Starts the warm-up from the provider's class initialization, when the JVM's default-provider property names
+     * the provider: the JDK constructs it next, through a reflective constructor call whose method-handle set-up
+     * takes a cold JVM 8-11 ms for any class named there (DESIGN, "First calls"). Meanwhile the thread makes its
+     * first part: loading and initializing the classes a first channel needs, none of which touches a file, the
+     * default file system (which is being made) or a native call. It then waits for the constructor to hand it the
+     * platform's provider ({@link #warmUpInBackground}) before it links anything: a program's first
+     * {@code FileChannel.open}, made at once, then finds hpio's channel classes ready rather than loading them
+     * beside this thread.
+     */
+    static void warmUpEarly() {
+        start(null);
+    }
+
+    private static void start(FileSystemProvider jdkProvider) {
+        if (!WARM_UP_STARTED.compareAndSet(0, 1)) {
             return;
         }
         if (!NativeFiles.class.getModule().isNativeAccessEnabled()
@@ -209,17 +234,19 @@ final class NativeFiles {
         }
         warmingUp = true;
         try {
+            WarmUp work = new WarmUp(jdkProvider);
             // no lambda: none is bootstrapped at boot
-            Thread warmUp = new Thread(new WarmUp(jdkProvider), "hpio-native-warm-up");
-            warmUp.setDaemon(true);
-            warmUp.start();
+            Thread thread = new Thread(work, "hpio-native-warm-up");
+            thread.setDaemon(true);
+            work.thread = thread;
+            warmUp = work;
+            thread.start();
         } catch (RuntimeException | Error e) {
             warmedUp();   // no warm-up after all: channels link what they need themselves
             throw e;
         }
     }
 
-    /** The warm-up's work (see {@link #warmUpInBackground}). */
     /**
      * Two of the small reads' staging buffers, their pages faulted in here, not by a program's first read; none
      * where direct memory is short (-XX:MaxDirectMemorySize): the first reads allocate their own then.
@@ -233,41 +260,52 @@ final class NativeFiles {
         }
     }
 
+    /** The warm-up's work (see {@link #warmUpInBackground} and {@link #warmUpEarly}). */
     private static final class WarmUp implements Runnable {
-        /** The platform's provider, whose attribute view a first channel opened during the warm-up asks. */
-        private final FileSystemProvider jdkProvider;
+        /** How long a warm-up started early waits for its provider before it gives up (it was never made). */
+        private static final long HAND_OVER_NANOS = 30_000_000_000L;
+        /** The platform's provider, whose attributes a first channel opened during the warm-up asks; set once. */
+        private volatile FileSystemProvider jdkProvider;
+        /** The warm-up's thread, unparked by {@link #handOver}. */
+        private volatile Thread thread;
 
         WarmUp(FileSystemProvider jdkProvider) {
             this.jdkProvider = jdkProvider;
         }
 
+        /** Gives a warm-up started early its provider, once: it then goes on to the linking. */
+        void handOver(FileSystemProvider provider) {
+            if (jdkProvider == null) {
+                jdkProvider = provider;
+                LockSupport.unpark(thread);
+            }
+        }
+
         @Override
         public void run() {
             try {
-                // The classes first (a few ms), in the order a first FileChannel.open needs them (the provider
-                // asks IoEngines whether the engines are started): a channel opened while the calls below are
-                // linked needs them, and one opened at once waits for the class this thread is loading.
-                IoEngines.sharedRingsStarted();   // the engines' class, initialized (nothing started)
-                MethodHandles.Lookup lookup = MethodHandles.lookup();
-                for (Class<?> c : List.of(HpioFileChannel.class, ChannelOptions.class, LateDescriptor.class,
-                        RegularFileNames.class)) {
-                    lookup.ensureInitialized(c);   // loaded, verified and initialized before the first channel
+                loadFirstChannelClasses();
+                FileSystemProvider jdk = awaitProvider();
+                if (jdk == null) {
+                    return;   // the provider was never made: nothing of hpio's will open a channel
                 }
-                NativeFile.prepareFirstOpen();   // the classes of its descriptor and of the watch on it
                 // the platform's own (in java.base): a provider of a chain is not called from this thread
-                if (jdkProvider.getClass().getModule() == Object.class.getModule()) {
-                    LateDescriptor.prepare(jdkProvider);
+                if (jdk.getClass().getModule() == Object.class.getModule()) {
+                    LateDescriptor.prepare(jdk);
                 }
+                NativeFile.prepareFirstOpen();   // the classes of its descriptor
                 // An asynchronous channel's first operation makes a CompletableFuture, whose initialization
                 // initializes the ForkJoinPool's class (1-2 ms of a cold JVM, see DESIGN "First calls").
-                for (Class<?> c : List.of(HpioAsynchronousFileChannel.class, HpioFileLock.class,
-                        EarlyOperations.class, CompletableFuture.class, CachedRead.class, CallingThreadWrite.class,
-                        BufferTransfer.class, NativeFile.class, NativeFile.Lease.class, PendingOperation.class)) {
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                for (Class<?> c : List.of(HpioAsynchronousFileChannel.class, EarlyOperations.class,
+                        CompletableFuture.class, CachedRead.class, CallingThreadWrite.class, BufferTransfer.class,
+                        NativeFile.class, NativeFile.Lease.class, PendingOperation.class)) {
                     lookup.ensureInitialized(c);
                 }
                 linkReadOnlyOpen();
                 if (NativeAccess.available()) {
                     Syscalls.exerciseChannelCalls();
+                    NativeFile.watchDroppedDescriptors();   // channels opened meanwhile could not start it
                 }
                 warmedUp();
                 fillStaging();
@@ -278,6 +316,36 @@ final class NativeFiles {
             } finally {
                 warmedUp();   // if it failed, the next channel links what it needs and reports what is wrong
             }
+        }
+
+        /**
+         * The first part: the classes a first {@code FileChannel.open} needs, in its order (the provider asks
+         * IoEngines whether the engines are started), loaded, verified and initialized. A channel opened while
+         * this thread loads one waits for it. Nothing here touches a file or the default file system: when
+         * started early, the JDK is still making the default file system (see {@link #warmUpEarly}).
+         */
+        private static void loadFirstChannelClasses() throws IllegalAccessException {
+            IoEngines.sharedRingsStarted();   // the engines' class, initialized (nothing started)
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            for (Class<?> c : List.of(HpioFileChannel.class, HpioFileLock.class, ChannelOptions.class,
+                    LateDescriptor.class, RegularFileNames.class)) {
+                lookup.ensureInitialized(c);
+            }
+            NativeFile.DescriptorCloser.prepare();
+        }
+
+        /** The provider, at once or once handed over; null if none came in {@link #HAND_OVER_NANOS}. */
+        private FileSystemProvider awaitProvider() {
+            long deadline = System.nanoTime() + HAND_OVER_NANOS;
+            FileSystemProvider provider;
+            while ((provider = jdkProvider) == null) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return null;
+                }
+                LockSupport.parkNanos(this, left);
+            }
+            return provider;
         }
     }
 
@@ -319,7 +387,15 @@ final class NativeFiles {
     private static volatile boolean warmingUp;
     private static volatile boolean heldForTests;
 
-    private static final AtomicBoolean WARM_UP_STARTED = new AtomicBoolean();
+    /**
+     * 1 once a warm-up was asked for. Not an {@code AtomicBoolean}: on the way of a cold JVM's first path (the
+     * provider's construction) and first channel, hpio makes no class initialize the JDK's variable handles, as
+     * {@code AtomicBoolean} and {@code AtomicReference} do at their first use (2-3 ms: DESIGN, "First calls");
+     * {@code AtomicInteger} and {@code AtomicLong} need none.
+     */
+    static final AtomicInteger WARM_UP_STARTED = new AtomicInteger();
+    /** The warm-up, once started (see {@link #warmUpEarly}); null before, and where there is none. */
+    private static volatile WarmUp warmUp;
     /** Turns the provider's warm-up of the native calls off when "false" ({@link #warmUpInBackground}). */
     static final String WARM_UP_PROPERTY = "hpio.nio.warmUp";
 

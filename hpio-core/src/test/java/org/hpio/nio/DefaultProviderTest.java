@@ -136,6 +136,44 @@ class DefaultProviderTest {
         assertTrue(off.contains("warm-up-thread=false") && off.contains("paths=ok"), "the warm-up turned off:\n" + off);
     }
 
+    /**
+     * A program's first channels, opened while the warm-up links hpio's native calls, are served by the JDK's
+     * channel without starting the Foreign Function API on the program's thread: its start-up (10-13 ms of a cold
+     * JVM, the arena and memory-segment classes and their lambdas) is the warm-up's, not the first call's.
+     */
+    @Test
+    void channelsOpenedBeforeTheNativeCallsAreReadyStartNoForeignFunctionApi() throws Exception {
+        Files.writeString(dir.resolve("first.txt"), "first");
+        String out = run(List.of(PROPERTY, "-Dhpio.nio.warmUp=false", "-Xlog:class+load=info:stdout"),
+                FirstOpenProgram.class, dir.toString());
+        int begin = out.indexOf("first-channels-begin");
+        int done = out.indexOf("first-channels-done");
+        assertTrue(begin > 0 && done > begin && out.contains("read=first channel=") && out.contains("async-read=5"), out);
+        assertTrue(out.contains("until hpio's native calls are ready"), "a late channel of hpio's:\n" + out);
+        List<String> foreign = out.substring(begin, done).lines()
+                .filter(line -> line.contains(" java.lang.foreign.") || line.contains(" jdk.internal.foreign."))
+                .toList();
+        assertEquals(List.of(), foreign, "Foreign Function API classes loaded by the first channels");
+        assertEquals("written", Files.readString(dir.resolve("written.txt")));
+    }
+
+    /**
+     * Named by the JDK's property, the provider starts its warm-up when its class is initialized, before the JDK's
+     * reflective construction (8-11 ms of a cold JVM), and the warm-up's first part (a first channel's classes)
+     * waits for the constructor to hand it the platform's provider before it links anything; once handed over
+     * it ends, and channels are hpio's.
+     */
+    @Test
+    void theWarmUpStartsWhenTheNamedProvidersClassIsInitialized() throws Exception {
+        Files.writeString(dir.resolve("early.txt"), "early");
+        String out = run(List.of(PROPERTY), EarlyWarmUpProgram.class, dir.toString());
+        assertTrue(out.contains("warm-up-before-construction=true"), out);
+        assertTrue(out.contains("waits-for-provider=true"), out);
+        assertTrue(out.contains("warm-up-ended=true"), out);
+        assertTrue(out.contains("channel=HpioFileChannel[") && out.contains("ready=true")
+                && !out.contains("until hpio's native calls are ready"), out);
+    }
+
     private String run(List<String> jvmOptions) throws IOException, InterruptedException {
         return run(jvmOptions, UnmodifiedProgram.class, dir.toString());
     }

@@ -9,7 +9,7 @@ import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -36,23 +36,49 @@ final class DroppedDescriptors {
     private static final ReferenceQueue<Object> DROPPED = new ReferenceQueue<>();
     /** The registrations neither closed nor drained: keeps each reference reachable until then. */
     private static final Set<Registration> LIVE = ConcurrentHashMap.newKeySet();
-    /** Set while an arena of {@link #watchNextCollection} waits for a collection. */
-    private static final AtomicBoolean WATCHING = new AtomicBoolean();
+    /**
+     * 1 while an arena of {@link #watchNextCollection} waits for a collection. The flags here are
+     * {@code AtomicInteger}s, 0 or 1: an {@code AtomicBoolean}'s first use initializes the JDK's variable handles,
+     * 2-3 ms of a cold JVM's first channel (DESIGN, "First calls").
+     */
+    private static final AtomicInteger WATCHING = new AtomicInteger();
     private static final Consumer<MemorySegment> AFTER_COLLECTION = new AfterCollection();
+    /** Whether {@link #register} may arm the watch: see {@link #allowWatch}. */
+    private static volatile boolean watchAllowed;
 
     private DroppedDescriptors() {
     }
 
     /**
      * Watches {@code owner}: once it is collected, {@code descriptor} is closed unless {@code done} was set
-     * (the owner's own close sets it and then calls {@link Registration#unregister}).
+     * (the owner's own close sets it and then calls {@link Registration#unregister}). {@code nativeCallsMade}:
+     * the descriptor is one hpio opened, so the Foreign Function API is in use and the watch may be armed (see
+     * {@link #allowWatch}).
      */
-    static Registration register(Object owner, Closeable descriptor, AtomicBoolean done) {
+    static Registration register(Object owner, Closeable descriptor, AtomicInteger done, boolean nativeCallsMade) {
         closeDropped();
         Registration registration = new Registration(owner, descriptor, done);
         LIVE.add(registration);
-        watchNextCollection();
+        if (nativeCallsMade) {
+            watchAllowed = true;
+        }
+        if (watchAllowed) {   // read after the add: allowWatch sets it, then looks at LIVE
+            watchNextCollection();
+        }
         return registration;
+    }
+
+    /**
+     * From now on, the watch after each collection is armed whenever any registration is live (and now, if one
+     * is). Until then only registrations of descriptors hpio has opened arm it: the watch's arena is the
+     * Foreign Function API's, which a registration made before hpio's native calls are ready must not start
+     * (see {@link NativeFile.DescriptorCloser#forDescriptorNotOpenedYet}).
+     */
+    static void allowWatch() {
+        watchAllowed = true;
+        if (!LIVE.isEmpty()) {   // read after the write: a register that missed it has added to LIVE first
+            watchNextCollection();
+        }
     }
 
     /** Closes the descriptors of the owners collections found dropped so far. */
@@ -69,11 +95,11 @@ final class DroppedDescriptors {
     }
 
     private static void watchNextCollection() {
-        if (!WATCHING.get() && WATCHING.compareAndSet(false, true)) {
+        if (WATCHING.get() == 0 && WATCHING.compareAndSet(0, 1)) {
             try {
                 MemorySegment.NULL.reinterpret(0, Arena.ofAuto(), AFTER_COLLECTION);   // the arena: referred to by nothing
             } catch (RuntimeException | Error e) {
-                WATCHING.set(false);   // no watch is pending: the next registration arms one
+                WATCHING.set(0);   // no watch is pending: the next registration arms one
                 throw e;
             }
         }
@@ -83,7 +109,7 @@ final class DroppedDescriptors {
     private static final class AfterCollection implements Consumer<MemorySegment> {
         @Override
         public void accept(MemorySegment unused) {
-            WATCHING.set(false);
+            WATCHING.set(0);
             try {
                 closeDropped();
             } finally {
@@ -97,9 +123,9 @@ final class DroppedDescriptors {
     /** One owner's watch: refers to its descriptor and once-flag, never to the owner. */
     static final class Registration extends PhantomReference<Object> {
         private final Closeable descriptor;
-        private final AtomicBoolean done;
+        private final AtomicInteger done;
 
-        private Registration(Object owner, Closeable descriptor, AtomicBoolean done) {
+        private Registration(Object owner, Closeable descriptor, AtomicInteger done) {
             super(owner, DROPPED);
             this.descriptor = descriptor;
             this.done = done;
@@ -118,8 +144,8 @@ final class DroppedDescriptors {
     }
 
     /** Closes {@code descriptor} unless {@code done} was set (and sets it); a failure is logged (DEBUG). */
-    static void closeLogged(Closeable descriptor, AtomicBoolean done) {
-        if (!done.compareAndSet(false, true)) {
+    static void closeLogged(Closeable descriptor, AtomicInteger done) {
+        if (!done.compareAndSet(0, 1)) {
             return;
         }
         try {

@@ -9,7 +9,7 @@ import java.lang.ref.Cleaner;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -536,7 +536,17 @@ public final class NativeFile implements Closeable {
      * {@code FileChannelImpl} does with its cleaner, so a closed channel leaves the collector nothing to process.
      */
     public static DescriptorCloser closeWhenUnreachable(Closeable descriptor) {
-        return new DescriptorCloser(descriptor, NativeAccess.available());
+        return new DescriptorCloser(descriptor, NativeAccess.available(), true);
+    }
+
+    /**
+     * Starts {@link DroppedDescriptors}' watch after each collection, for the handles of
+     * {@link DescriptorCloser#forDescriptorNotOpenedYet} too; for whoever has made hpio's native calls ready (the warm-up),
+     * or has just opened such a descriptor ({@link DescriptorCloser#forDescriptorNotOpenedYet}). Native access
+     * must be available.
+     */
+    public static void watchDroppedDescriptors() {
+        DroppedDescriptors.allowWatch();
     }
 
     /**
@@ -546,28 +556,56 @@ public final class NativeFile implements Closeable {
      */
     public static void prepareFirstOpen() throws IllegalAccessException {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
-        for (Class<?> c : List.of(DescriptorCalls.class, ChannelCalls.class, DescriptorCloser.class,
-                DroppedDescriptors.class, DroppedDescriptors.Registration.class)) {
+        for (Class<?> c : List.of(DescriptorCalls.class, ChannelCalls.class)) {
             lookup.ensureInitialized(c);
         }
+        DescriptorCloser.prepare();
     }
 
     /** See {@link #closeWhenUnreachable}: refers to the descriptor only, never to its owner. */
     public static final class DescriptorCloser implements Closeable, Cleaner.Cleanable {
         private final Closeable descriptor;
-        private final AtomicBoolean done = new AtomicBoolean();
+        /** 1 once closed or cleaned (not an AtomicBoolean: see {@code DroppedDescriptors.WATCHING}). */
+        private final AtomicInteger done = new AtomicInteger();
         /** Closes the descriptor once this handle is collected unclosed (null: native calls off). */
         private final DroppedDescriptors.Registration registration;
 
-        private DescriptorCloser(Closeable descriptor, boolean onCollection) {
+        /**
+         * As {@link #closeWhenUnreachable}, for a descriptor hpio has not opened yet and opens only once its
+         * native calls are ready (a channel opened while the warm-up links them): nothing here touches the Foreign
+         * Function API, whose start-up (10-13 ms of a cold JVM, {@code Arena}, {@code MemorySegment}) would
+         * otherwise fall on a program's first open, beside the warm-up doing the same; nor initializes
+         * {@link NativeFile} (hence a method of this class), whose variable handle costs 2-3 ms there. The handle
+         * is watched; the watch after each collection starts once {@link #watchDroppedDescriptors} was called or a
+         * descriptor hpio opened was registered, and until then dropped handles are closed at the next
+         * registration.
+         */
+        public static DescriptorCloser forDescriptorNotOpenedYet(Closeable descriptor) {
+            return new DescriptorCloser(descriptor, true, false);
+        }
+
+        /**
+         * For a warm-up thread: loads and initializes the classes a first handle needs (its watch's), and nothing
+         * of {@link NativeFile}'s or of the Foreign Function API.
+         */
+        public static void prepare() throws IllegalAccessException {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            for (Class<?> c : List.of(DescriptorCloser.class, DroppedDescriptors.class,
+                    DroppedDescriptors.Registration.class)) {
+                lookup.ensureInitialized(c);
+            }
+        }
+
+        private DescriptorCloser(Closeable descriptor, boolean onCollection, boolean nativeCallsMade) {
             this.descriptor = descriptor;
-            this.registration = onCollection ? DroppedDescriptors.register(this, descriptor, done) : null;
+            this.registration = onCollection
+                    ? DroppedDescriptors.register(this, descriptor, done, nativeCallsMade) : null;
         }
 
         /** Closes the descriptor now, if not yet; its failure is thrown. */
         @Override
         public void close() throws IOException {
-            if (done.compareAndSet(false, true)) {
+            if (done.compareAndSet(0, 1)) {
                 unregister();
                 descriptor.close();
             }
@@ -576,7 +614,7 @@ public final class NativeFile implements Closeable {
         /** Closes the descriptor now, if not yet; its failure is logged. */
         @Override
         public void clean() {
-            if (!done.get()) {
+            if (done.get() == 0) {
                 unregister();
                 DroppedDescriptors.closeLogged(descriptor, done);
             }

@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -39,9 +38,26 @@ class DroppedDescriptorsTest {
         assertEquals(1, descriptor.closes.get(), "closed once, after a collection");
     }
 
+    /**
+     * A handle registered before hpio's native calls were ready ({@link NativeFile.DescriptorCloser#forDescriptorNotOpenedYet})
+     * arms no watch itself; once the watch is allowed, a collection closes its dropped descriptor all the same.
+     */
+    @Test
+    void aHandleRegisteredBeforeTheWatchWasAllowedIsClosedAfterACollectionOnceItIs() throws Exception {
+        Counted descriptor = new Counted();
+        DroppedDescriptors.register(new Object(), descriptor, new AtomicInteger(), false);
+        DroppedDescriptors.allowWatch();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (descriptor.closes.get() == 0 && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertEquals(1, descriptor.closes.get(), "closed once, after a collection");
+    }
+
     private static void registerAndDrop(Closeable descriptor) {
         Object owner = new Object();
-        DroppedDescriptors.register(owner, descriptor, new AtomicBoolean());
+        DroppedDescriptors.register(owner, descriptor, new AtomicInteger(), true);
     }
 
     @Test
