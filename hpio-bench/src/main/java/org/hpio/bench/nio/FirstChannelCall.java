@@ -58,7 +58,13 @@ final class FirstChannelCall {
     private FirstChannelCall() {
     }
 
-    static void run(Path dir, Op op, int pauseMillis, Map<String, Object> result) throws Exception {
+    /**
+     * The call, after {@code pauseMillis}; {@code firstPathNanos}: how long the JVM's first {@code Path.of} took
+     * (the JDK making the default file system, and constructing hpio's provider where the property names it),
+     * reported beside the call.
+     */
+    static void run(Path dir, Op op, int pauseMillis, long firstPathNanos, Map<String, Object> result)
+            throws Exception {
         Thread.sleep(pauseMillis);
         int size = NioSettings.SMALL_FILE_BYTES;
         Path file = op.write ? dir.resolve("first-write.bin") : SmallFileReads.file(dir, size, 0);
@@ -78,6 +84,7 @@ final class FirstChannelCall {
             }
         }
         result.put("channel", t.channel());
+        result.put("first-path-ms", firstPathNanos / 1e6);
         result.put("first-call-ms", (t.closed() - t.start()) / 1e6);
         result.put("open-ms", (t.opened() - t.start()) / 1e6);
         result.put("io-ms", (t.done() - t.opened()) / 1e6);

@@ -40,7 +40,9 @@ public final class NioRow {
     public static void main(String[] args) throws Exception {
         Map<String, Object> result = new LinkedHashMap<>();
         try {
-            Path file = Path.of(args[1]);
+            long beforeFirstPath = System.nanoTime();
+            Path file = Path.of(args[1]);   // the JVM's first path: the default file system (and provider) made
+            long firstPathNanos = System.nanoTime() - beforeFirstPath;
             switch (args[0]) {
                 case "afc" -> AfcReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
                         Double.parseDouble(args[4]), result);
@@ -53,18 +55,18 @@ public final class NioRow {
                         Double.parseDouble(args[4]), false, result);
                 case "small-vt" -> SmallFileReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
                         Double.parseDouble(args[4]), true, result);
-                case "first-read" -> FirstChannelCall.run(file, FirstChannelCall.Op.READ, Integer.parseInt(args[2]),
-                        result);
-                case "first-write" -> FirstChannelCall.run(file, FirstChannelCall.Op.WRITE, Integer.parseInt(args[2]),
-                        result);
+                case "first-read" -> FirstChannelCall.run(file, FirstChannelCall.Op.READ,
+                        Integer.parseInt(args[2]), firstPathNanos, result);
+                case "first-write" -> FirstChannelCall.run(file, FirstChannelCall.Op.WRITE,
+                        Integer.parseInt(args[2]), firstPathNanos, result);
                 case "first-read-vt" -> FirstChannelCall.run(file, FirstChannelCall.Op.READ_ON_VIRTUAL_THREAD,
-                        Integer.parseInt(args[2]), result);
+                        Integer.parseInt(args[2]), firstPathNanos, result);
                 case "first-write-vt" -> FirstChannelCall.run(file, FirstChannelCall.Op.WRITE_ON_VIRTUAL_THREAD,
-                        Integer.parseInt(args[2]), result);
+                        Integer.parseInt(args[2]), firstPathNanos, result);
                 case "first-async-read" -> FirstChannelCall.run(file, FirstChannelCall.Op.ASYNC_READ,
-                        Integer.parseInt(args[2]), result);
+                        Integer.parseInt(args[2]), firstPathNanos, result);
                 case "first-async-write" -> FirstChannelCall.run(file, FirstChannelCall.Op.ASYNC_WRITE,
-                        Integer.parseInt(args[2]), result);
+                        Integer.parseInt(args[2]), firstPathNanos, result);
                 default -> throw new IllegalArgumentException("unknown row kind " + args[0]);
             }
         } catch (Exception | Error e) {

@@ -55,6 +55,10 @@ class NioSuiteTest {
                     : config.firstCall() ? "first-call-ms" : "iops";
             double v = value(report, config.configuration(), metric);
             assertTrue(v > 0, config.configuration() + " " + metric + " = " + v);
+            if (config.firstCall()) {   // the JVM's first path, where the default provider is made
+                double path = value(report, config.configuration(), "first-path-ms");
+                assertTrue(path > 0, config.configuration() + " first-path-ms = " + path);
+            }
         }
         assertTrue(value(report, "jdk-vt50", "peak-os-threads") > 0);
         for (String row : List.of("jdk-vt50", "hpio-vt50")) {   // how the reads were shared among the threads
