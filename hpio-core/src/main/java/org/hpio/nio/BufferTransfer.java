@@ -117,14 +117,25 @@ final class BufferTransfer {
      * @throws IllegalStateException when the buffer's arena is closed already, as the JDK's channels throw
      */
     static boolean inPlace(ByteBuffer buffer) {
+        return inPlaceView(buffer) != null;
+    }
+
+    /**
+     * {@code buffer}'s memory as a segment when the kernel may use it in place ({@link #inPlace}), else null:
+     * one view for the check and the call.
+     *
+     * @throws IllegalStateException when the buffer's arena is closed already, as the JDK's channels throw
+     */
+    static MemorySegment inPlaceView(ByteBuffer buffer) {
         if (!buffer.isDirect()) {
-            return false;
+            return null;
         }
-        MemorySegment.Scope scope = MemorySegment.ofBuffer(buffer).scope();
+        MemorySegment view = MemorySegment.ofBuffer(buffer);
+        MemorySegment.Scope scope = view.scope();
         if (!scope.isAlive()) {
             throw new IllegalStateException("Already closed");
         }
-        return NeverFreed.SCOPES.contains(scope.getClass());
+        return NeverFreed.SCOPES.contains(scope.getClass()) ? view : null;
     }
 
     /** Refuses, before any I/O, buffers whose arena is closed already (see {@link #inPlace}). */
@@ -166,8 +177,8 @@ final class BufferTransfer {
         if (buffers.length > 1) {
             requireAlive(buffers);   // a single buffer is checked by inPlace
         }
-        if (buffers.length == 1 && inPlace(buffers[0])) {
-            MemorySegment view = MemorySegment.ofBuffer(buffers[0]);
+        MemorySegment view = buffers.length == 1 ? inPlaceView(buffers[0]) : null;
+        if (view != null) {
             if (view.byteSize() != bytes) {
                 view = view.asSlice(0, bytes);   // capped at MAX_BYTES
             }

@@ -63,8 +63,9 @@ final class CachedRead {
             return NOT_SERVED;
         }
         try (lease) {
-            if (BufferTransfer.inPlace(dst)) {
-                long got = lease.readNow(MemorySegment.ofBuffer(dst), position, toEndOfFile);
+            MemorySegment view = BufferTransfer.inPlaceView(dst);
+            if (view != null) {
+                long got = lease.readNow(view, position, toEndOfFile);
                 return got == Syscalls.WOULD_BLOCK ? NOT_SERVED : advanced(dst, got);
             }
             MemorySegment staging = STAGING.acquire();
