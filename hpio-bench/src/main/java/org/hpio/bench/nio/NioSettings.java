@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The nio suite's sizes. Quick (the default of {@code hpio bench}): a 256 MiB file, 1.5 s per row after a
  * 1 s warm-up (JIT included), one round but three interleaved rounds of (c)'s rows, whose IOPS ratio is a target
- * and moves 10-25% between single samples on a shared virtio disk, 64 flood writes; {@code --full}: 1 GiB, 5 s
+ * and moves 10-25% between single samples on a shared virtio disk, and of (f)'s first calls, a cold JVM each,
+ * whose single samples move 2-5x, 64 flood writes; {@code --full}: 1 GiB, 5 s
  * after 2 s, three interleaved rounds of every read row (the median by IOPS reported), 256 flood writes. {@code --size} sets the file, {@value #SECONDS_PROPERTY}
  * the seconds per row.
  *
@@ -16,7 +17,8 @@ import java.util.List;
  * @param seconds         timed seconds per row
  * @param warmupSeconds   untimed (still checked) seconds before, in the same JVM
  * @param rounds          how many times each read row runs, interleaved; the median by IOPS is reported
- * @param vthreadRounds   the same for (c)'s rows (the virtual threads and their uring reference), at least rounds
+ * @param vthreadRounds   the same for (c)'s rows (the virtual threads and their uring reference) and (f)'s, at
+ *                        least rounds
  * @param depths          the AsynchronousFileChannel queue depths
  * @param threads         the virtual thread counts of the FileChannel rows
  * @param floodWrites     writes the flood submits (at most: the JDK's runs out of heap first)

@@ -90,7 +90,9 @@ public final class NioSuite implements Suite {
             if (reads.stream().anyMatch(r -> r.smallFiles() || r.firstCall())) {
                 SmallFileReads.create(dir, NioSettings.SMALL_FILE_BYTES);
             }
-            List<NioConfig> vthreadReads = reads.stream().filter(r -> r.section().equals(NioConfig.VTHREADS)).toList();
+            // (c)'s rows, whose ratio is a target, and (f)'s, one cold JVM each (a single sample moves 2-5x): more rounds
+            List<NioConfig> vthreadReads = reads.stream()
+                    .filter(r -> r.section().equals(NioConfig.VTHREADS) || r.firstCall()).toList();
             List<NioConfig> otherReads = reads.stream().filter(r -> !vthreadReads.contains(r)).toList();
             Rounds<NioConfig> rounds = Rounds.of(s.rounds(), NioConfig::configuration).alternating();
             Rounds<NioConfig> vthreadRounds = Rounds.of(s.vthreadRounds(), NioConfig::configuration).alternating();
@@ -280,8 +282,9 @@ public final class NioSuite implements Suite {
                 .param("page-cache", "cold: O_DIRECT reads bypass it; the flood writes with DSYNC through it")
                 .param("seconds-per-row", s.seconds())
                 .param("warm-up-seconds", String.format(Locale.ROOT, "%.2f (same JVM, untimed, checked)", s.warmupSeconds()))
-                .param("rounds", s.rounds() + ", (c)'s rows " + s.vthreadRounds() + " (interleaved, every other round in "
-                        + "reverse order; the round with the median IOPS reported)")
+                .param("rounds", s.rounds() + ", (c)'s and (f)'s rows " + s.vthreadRounds() + " (interleaved, every "
+                        + "other round in reverse order; the round with the median IOPS, or (f)'s median first call, "
+                        + "reported)")
                 .param("afc", "AsynchronousFileChannel.open(file, READ, DIRECT), no executor (each provider's default "
                         + "pool runs the handlers); QD chains of CompletionHandlers, each handler checks its block and "
                         + "starts the next read; queue depths " + s.depths().stream().map(String::valueOf)
