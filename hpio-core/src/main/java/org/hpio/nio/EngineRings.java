@@ -32,8 +32,10 @@ final class EngineRings {
     /** The engines; null until {@link #starter} gave them. */
     private volatile IoEngine[] engines;
     private final Starter starter;
-    /** Set once {@link #startInBackground} asked a thread of its own to start the engines. */
-    /** 1 once a background start was asked for (not an AtomicBoolean: see {@link NativeFiles#WARM_UP_STARTED}). */
+    /**
+     * 1 once {@link #startInBackground} asked a thread of its own to start the engines (not an AtomicBoolean: see
+     * {@link NativeFiles#WARM_UP_STARTED}).
+     */
     private final AtomicInteger backgroundStart = new AtomicInteger();
     /** Set when that thread failed: later calls start the engines themselves (and report why they cannot). */
     private volatile boolean backgroundStartFailed;

@@ -1,6 +1,8 @@
 package org.hpio.nio;
 
+import org.hpio.internal.sys.NativeAccess;
 import org.hpio.internal.sys.NativeFile;
+import org.hpio.internal.sys.Statx;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -141,10 +143,12 @@ final class LateDescriptor implements Closeable {
                 return null;
             }
             NativeFile opened = NativeFile.open(path, options.nativeFlags());
-            NativeFile.watchDroppedDescriptors();   // the channel's registration could not start it
             boolean same = false;
             try (NativeFile.Lease lease = opened.lease()) {
-                same = fileKey.equals(fileKeyOf(lease.fd()));
+                same = isTheFile(lease.fd());
+                if (same && NativeAccess.available()) {
+                    NativeFile.watchDroppedDescriptors();   // the channel's registration could not start it
+                }
             } finally {
                 if (!same) {
                     opened.close();
@@ -159,11 +163,24 @@ final class LateDescriptor implements Closeable {
     }
 
     /**
-     * The file key of the file descriptor {@code fd} refers to, by the JDK's {@code stat} of /proc/self/fd/N
-     * (which follows the descriptor, not a name), comparable with {@link #fileKey}.
+     * Whether hpio's descriptor {@code fd}, just opened by {@link #path}, is the file the JDK's channel opened:
+     * the JDK's file key of /proc/self/fd/N (a {@code stat} that follows the descriptor, not a name) equals
+     * {@link #fileKey}. Where /proc cannot say (not mounted; a process that is not dumpable gets EACCES there):
+     * the name still leads to the JDK's file (its key now) and hpio's descriptor is the file at the name (statx
+     * of both, device and inode).
      */
-    private Object fileKeyOf(int fd) throws IOException {
+    private boolean isTheFile(int fd) throws IOException {
         Path self = path.getFileSystem().getPath("/proc/self/fd/" + fd);
-        return jdkProvider.readAttributes(self, BasicFileAttributes.class).fileKey();
+        try {
+            return fileKey.equals(jdkProvider.readAttributes(self, BasicFileAttributes.class).fileKey());
+        } catch (IOException noProc) {
+            if (!fileKey.equals(jdkProvider.readAttributes(path, BasicFileAttributes.class).fileKey())) {
+                return false;
+            }
+            int mask = Statx.STATX_TYPE | Statx.STATX_INO;
+            Statx opened = Statx.of(fd, path.toString(), mask);
+            Statx named = Statx.of(path.toString(), mask);
+            return opened.ino() == named.ino() && opened.dev() == named.dev();
+        }
     }
 }

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /** hpio's own descriptor beside the JDK's channel on the same file. */
 final class NativeFiles {
@@ -203,10 +202,10 @@ final class NativeFiles {
      */
     static void warmUpInBackground(FileSystemProvider jdkProvider) {
         WarmUp started = warmUp;
-        if (started != null) {
-            started.handOver(jdkProvider);
-        } else {
+        if (started == null) {
             start(jdkProvider);
+        } else if (!started.handOver(jdkProvider)) {   // it waited in vain and gave up: a warm-up of its own
+            startThread(new WarmUp(jdkProvider));
         }
     }
 
@@ -221,7 +220,12 @@ final class NativeFiles {
      * beside this thread.
      */
     static void warmUpEarly() {
-        start(null);
+        try {
+            start(null);
+        } catch (RuntimeException | Error e) {   // from a class initializer: never thrown, the constructor tries again
+            System.getLogger(NativeFiles.class.getName()).log(System.Logger.Level.DEBUG,
+                    "hpio's warm-up did not start early: " + e);
+        }
     }
 
     private static void start(FileSystemProvider jdkProvider) {
@@ -232,13 +236,21 @@ final class NativeFiles {
                 || !Boolean.parseBoolean(System.getProperty(WARM_UP_PROPERTY, "true"))) {
             return;   // nothing links them ahead: a channel links what it needs itself
         }
+        try {
+            startThread(new WarmUp(jdkProvider));
+        } catch (RuntimeException | Error e) {
+            WARM_UP_STARTED.set(0);   // a later construction may try again
+            throw e;
+        }
+    }
+
+    /** Runs {@code work} on a daemon thread of its own; while it runs, new channels are late ones. */
+    private static void startThread(WarmUp work) {
         warmingUp = true;
         try {
-            WarmUp work = new WarmUp(jdkProvider);
             // no lambda: none is bootstrapped at boot
             Thread thread = new Thread(work, "hpio-native-warm-up");
             thread.setDaemon(true);
-            work.thread = thread;
             warmUp = work;
             thread.start();
         } catch (RuntimeException | Error e) {
@@ -262,30 +274,32 @@ final class NativeFiles {
 
     /** The warm-up's work (see {@link #warmUpInBackground} and {@link #warmUpEarly}). */
     private static final class WarmUp implements Runnable {
-        /** How long a warm-up started early waits for its provider before it gives up (it was never made). */
+        /**
+         * How long a warm-up started early waits for its provider before it gives up (the provider was not made:
+         * its class initialized by other code, the default file system made later or never); a later hand-over
+         * then starts a warm-up of its own ({@link #warmUpInBackground}).
+         */
         private static final long HAND_OVER_NANOS = 30_000_000_000L;
-        /** The platform's provider, whose attributes a first channel opened during the warm-up asks; set once. */
-        private volatile FileSystemProvider jdkProvider;
-        /** The warm-up's thread, unparked by {@link #handOver}. */
-        private volatile Thread thread;
-
+        /** The platform's provider, whose attributes a first channel opened during the warm-up asks. */
+        private final HandOver<FileSystemProvider> jdkProvider;
+        /** {@code jdkProvider}: the platform's provider, or null when the provider hands it over later. */
         WarmUp(FileSystemProvider jdkProvider) {
-            this.jdkProvider = jdkProvider;
+            this.jdkProvider = jdkProvider == null ? new HandOver<>() : HandOver.of(jdkProvider);
         }
 
-        /** Gives a warm-up started early its provider, once: it then goes on to the linking. */
-        void handOver(FileSystemProvider provider) {
-            if (jdkProvider == null) {
-                jdkProvider = provider;
-                LockSupport.unpark(thread);
-            }
+        /**
+         * Gives a warm-up started early its provider: it then goes on to the linking. False when it gave up
+         * waiting (its thread has ended); true when it has a provider (this one, or an earlier one's).
+         */
+        boolean handOver(FileSystemProvider provider) {
+            return jdkProvider.offer(provider);
         }
 
         @Override
         public void run() {
             try {
                 loadFirstChannelClasses();
-                FileSystemProvider jdk = awaitProvider();
+                FileSystemProvider jdk = jdkProvider.await(HAND_OVER_NANOS);
                 if (jdk == null) {
                     return;   // the provider was never made: nothing of hpio's will open a channel
                 }
@@ -332,20 +346,6 @@ final class NativeFiles {
                 lookup.ensureInitialized(c);
             }
             NativeFile.DescriptorCloser.prepare();
-        }
-
-        /** The provider, at once or once handed over; null if none came in {@link #HAND_OVER_NANOS}. */
-        private FileSystemProvider awaitProvider() {
-            long deadline = System.nanoTime() + HAND_OVER_NANOS;
-            FileSystemProvider provider;
-            while ((provider = jdkProvider) == null) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return null;
-                }
-                LockSupport.parkNanos(this, left);
-            }
-            return provider;
         }
     }
 

@@ -23,11 +23,12 @@ public final class EarlyWarmUpProgram {
         if (warmUp == null) {
             return;
         }
-        long deadline = System.nanoTime() + 30_000_000_000L;
+        long deadline = System.nanoTime() + 20_000_000_000L;   // within the warm-up's own wait of 30 s
         boolean waiting = false;
         while (!waiting && System.nanoTime() < deadline) {
             waiting = warmUp.getState() == Thread.State.TIMED_WAITING && Arrays.stream(warmUp.getStackTrace())
-                    .anyMatch(frame -> frame.getMethodName().equals("awaitProvider"));
+                    .anyMatch(frame -> frame.getClassName().equals(HandOver.class.getName())
+                            && frame.getMethodName().equals("await"));
             Thread.sleep(5);
         }
         System.out.println("waits-for-provider=" + waiting);

@@ -141,7 +141,7 @@ final class NioReport {
                 + "FileChannel calls on a virtual thread (started before the timing). "
                 + "Pause: the row first sleeps that long, standing for the rest of a program's start-up; 0 is the "
                 + "call at once, the worst case. Threads: the JVM's live threads after the call. First path: the "
-                + "JVM's first Path.of, before the pause, where the JDK makes the default file system and, on "
+                + "reported round's JVM's first Path.of, before the pause, where the JDK makes the default file system and, on "
                 + "hpio's provider, constructs it: reflectively, which costs a cold JVM 8-11 ms of method-handle "
                 + "set-up for any class the property names (a constructor taking the provider and doing nothing), "
                 + "then hpio's own classes; hpio's warm-up starts when its class is initialized, before that."));

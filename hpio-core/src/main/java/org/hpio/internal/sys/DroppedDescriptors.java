@@ -60,9 +60,11 @@ final class DroppedDescriptors {
         Registration registration = new Registration(owner, descriptor, done);
         LIVE.add(registration);
         if (nativeCallsMade) {
-            watchAllowed = true;
-        }
-        if (watchAllowed) {   // read after the add: allowWatch sets it, then looks at LIVE
+            if (!watchAllowed) {   // written once, not by every open
+                watchAllowed = true;
+            }
+            watchNextCollection();
+        } else if (watchAllowed) {   // read after the add: allowWatch sets it, then looks at LIVE
             watchNextCollection();
         }
         return registration;
@@ -87,6 +89,20 @@ final class DroppedDescriptors {
         while ((dropped = DROPPED.poll()) != null) {
             ((Registration) dropped).closeDropped();
         }
+    }
+
+    /** Whether an arena of {@link #watchNextCollection} waits for a collection now (for tests). */
+    static boolean watching() {
+        return WATCHING.get() != 0;
+    }
+
+    /**
+     * For tests: as before any native call, the watch not allowed and not pending (an arena still pending then
+     * drains once more when it is collected: harmless).
+     */
+    static void resetWatchForTests() {
+        watchAllowed = false;
+        WATCHING.set(0);
     }
 
     /** How many owners are watched now (for tests). */

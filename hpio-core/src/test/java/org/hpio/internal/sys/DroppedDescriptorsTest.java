@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -40,13 +41,17 @@ class DroppedDescriptorsTest {
 
     /**
      * A handle registered before hpio's native calls were ready ({@link NativeFile.DescriptorCloser#forDescriptorNotOpenedYet})
-     * arms no watch itself; once the watch is allowed, a collection closes its dropped descriptor all the same.
+     * arms no watch itself (the watch's arena is the Foreign Function API's); once the watch is allowed, it is
+     * armed at once for the live registration, and a collection closes the dropped descriptor.
      */
     @Test
-    void aHandleRegisteredBeforeTheWatchWasAllowedIsClosedAfterACollectionOnceItIs() throws Exception {
+    void aHandleRegisteredBeforeTheWatchWasAllowedArmsNothingUntilItIs() throws Exception {
+        DroppedDescriptors.resetWatchForTests();
         Counted descriptor = new Counted();
         DroppedDescriptors.register(new Object(), descriptor, new AtomicInteger(), false);
+        assertFalse(DroppedDescriptors.watching(), "a registration made before the native calls armed the watch");
         DroppedDescriptors.allowWatch();
+        assertTrue(DroppedDescriptors.watching(), "allowed, with a registration live: armed");
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (descriptor.closes.get() == 0 && System.nanoTime() < deadline) {
             System.gc();
