@@ -29,8 +29,8 @@ final class HandOver<T> {
     }
 
     /**
-     * Hands {@code offered} to the waiter: true when it has a value (this one, or an earlier one's: the first
-     * offer wins), false when it gave up waiting (it will never see one).
+     * Hands {@code offered} to the waiter: true when it has a value (this one or another offer's: of offers
+     * made at once, one value is kept), false when it gave up waiting (it will never see one).
      */
     boolean offer(T offered) {
         if (state.get() == WAITING) {

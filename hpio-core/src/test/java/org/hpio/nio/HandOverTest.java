@@ -15,7 +15,7 @@ class HandOverTest {
     private static final long LONG = TimeUnit.SECONDS.toNanos(30);
 
     @Test
-    void aValueOfferedBeforeTheWaitIsTakenAtOnceAndTheFirstOfferWins() {
+    void aValueOfferedBeforeTheWaitIsTakenAtOnceAndALaterOfferChangesNothing() {
         HandOver<String> handOver = new HandOver<>();
         assertTrue(handOver.offer("first"));
         assertTrue(handOver.offer("second"), "it has a value: the later offer is told so");

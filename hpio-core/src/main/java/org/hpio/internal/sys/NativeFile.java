@@ -541,9 +541,8 @@ public final class NativeFile implements Closeable {
 
     /**
      * Starts {@link DroppedDescriptors}' watch after each collection, for the handles of
-     * {@link DescriptorCloser#forDescriptorNotOpenedYet} too; for whoever has made hpio's native calls ready (the warm-up),
-     * or has just opened such a descriptor ({@link DescriptorCloser#forDescriptorNotOpenedYet}). Native access
-     * must be available.
+     * {@link DescriptorCloser#forDescriptorNotOpenedYet} too: for whoever has made hpio's native calls ready (the
+     * warm-up), or has just opened the descriptor such a handle watches. Native access must be available.
      */
     public static void watchDroppedDescriptors() {
         DroppedDescriptors.allowWatch();
