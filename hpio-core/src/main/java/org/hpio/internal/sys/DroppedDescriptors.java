@@ -59,12 +59,10 @@ final class DroppedDescriptors {
         closeDropped();
         Registration registration = new Registration(owner, descriptor, done);
         LIVE.add(registration);
-        if (nativeCallsMade) {
-            if (!watchAllowed) {   // written once, not by every open
-                watchAllowed = true;
-            }
-            watchNextCollection();
-        } else if (watchAllowed) {   // read after the add: allowWatch sets it, then looks at LIVE
+        if (nativeCallsMade && !watchAllowed) {   // written once, not by every open
+            watchAllowed = true;
+        }
+        if (watchAllowed) {   // read after the add: allowWatch sets it, then looks at LIVE
             watchNextCollection();
         }
         return registration;
