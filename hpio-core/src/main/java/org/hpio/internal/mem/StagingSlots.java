@@ -5,8 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * A few off-heap staging buffers of one size, page-aligned, kept in fixed slots: for synchronous calls that
- * hold one for a moment, where {@link BufferPool}'s queue (a node allocated per release) is a measurable part
+ * A few off-heap staging buffers of one size and alignment (page-aligned unless asked otherwise), kept in
+ * fixed slots: for synchronous calls that hold one for a moment, where {@link BufferPool}'s queue (a node allocated per release) is a measurable part
  * of a 1 KiB read. Taking and giving back a buffer is one compare-and-set on a slot, starting at a slot chosen
  * by the thread's id, and allocates nothing.
  *
@@ -17,10 +17,18 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 public final class StagingSlots {
     private final int bufferBytes;
+    private final long alignment;
     private final AtomicReferenceArray<MemorySegment> slots;
 
+    /** Page-aligned buffers of {@code bufferBytes}, at most {@code slots} of them kept. */
     public StagingSlots(int bufferBytes, int slots) {
+        this(bufferBytes, slots, 4096);
+    }
+
+    /** Buffers of {@code bufferBytes} aligned to {@code alignment} bytes, at most {@code slots} of them kept. */
+    public StagingSlots(int bufferBytes, int slots, long alignment) {
         this.bufferBytes = bufferBytes;
+        this.alignment = alignment;
         this.slots = new AtomicReferenceArray<>(slots);
     }
 
@@ -37,7 +45,7 @@ public final class StagingSlots {
     public void fill(int buffers) {
         int filled = 0;
         for (int slot = 0; slot < slots.length() && filled < buffers; slot++) {
-            if (slots.get(slot) == null && slots.compareAndSet(slot, null, Arena.ofAuto().allocate(bufferBytes, 4096))) {
+            if (slots.get(slot) == null && slots.compareAndSet(slot, null, Arena.ofAuto().allocate(bufferBytes, alignment))) {
                 filled++;
             }
         }
@@ -53,7 +61,7 @@ public final class StagingSlots {
                 return buffer;
             }
         }
-        return Arena.ofAuto().allocate(bufferBytes, 4096);
+        return Arena.ofAuto().allocate(bufferBytes, alignment);
     }
 
     public void release(MemorySegment buffer) {

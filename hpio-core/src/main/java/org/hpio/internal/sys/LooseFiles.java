@@ -1,7 +1,6 @@
 package org.hpio.internal.sys;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -10,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -41,11 +39,6 @@ public final class LooseFiles {
     private static final int STAT_SIZE = 48;
     /** struct open_how: flags, mode, resolve (three u64). */
     private static final int HOW_BYTES = 24;
-    private static final int SCRATCH_BYTES = 4096;
-    /** Each thread's memory for one call's path, open_how and stat (never two calls at once on a thread). */
-    private static final ThreadLocal<MemorySegment> SCRATCH =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(SCRATCH_BYTES, 8));
-
     /** The handles, in a class of their own: made on first native use, never where native calls are off. */
     private static final class Calls {
         static final MethodHandle OPENAT2 = Syscalls.downcall("syscall",
@@ -88,20 +81,22 @@ public final class LooseFiles {
         if (unsupported) {
             return UNSUPPORTED;
         }
-        byte[] name = relative.getBytes(StandardCharsets.UTF_8);
-        if (name.length + 1 + HOW_BYTES > SCRATCH_BYTES) {
-            return -Errno.ENAMETOOLONG;
+        MemorySegment block = CallMemory.take();
+        int fd;
+        try {
+            MemorySegment path = CallMemory.name(block, relative.getBytes(StandardCharsets.UTF_8));
+            if (path == null) {
+                return -Errno.ENAMETOOLONG;
+            }
+            MemorySegment how = CallMemory.arguments(block, HOW_BYTES);
+            how.set(JAVA_LONG, 0, Syscalls.O_RDONLY | Syscalls.O_CLOEXEC | O_NONBLOCK); // a FIFO must not block the open
+            how.set(JAVA_LONG, 8, 0L);
+            how.set(JAVA_LONG, 16, RESOLVE_BENEATH);
+            fd = (int) Syscalls.callOrErrno("openat2", block,
+                    c -> (long) Calls.OPENAT2.invokeExact(c, SYS_OPENAT2, rootFd, path, how, (long) HOW_BYTES));
+        } finally {
+            CallMemory.give(block);
         }
-        MemorySegment scratch = SCRATCH.get();
-        MemorySegment how = scratch.asSlice(0, HOW_BYTES);
-        how.set(JAVA_LONG, 0, Syscalls.O_RDONLY | Syscalls.O_CLOEXEC | O_NONBLOCK); // a FIFO must not block the open
-        how.set(JAVA_LONG, 8, 0L);
-        how.set(JAVA_LONG, 16, RESOLVE_BENEATH);
-        MemorySegment path = scratch.asSlice(HOW_BYTES, name.length + 1);
-        MemorySegment.copy(name, 0, path, JAVA_BYTE, 0, name.length);
-        path.set(JAVA_BYTE, name.length, (byte) 0);
-        int fd = (int) Syscalls.callOrErrno("openat2",
-                c -> (long) Calls.OPENAT2.invokeExact(c, SYS_OPENAT2, rootFd, path, how, (long) HOW_BYTES));
         if (fd == -Errno.ENOSYS || fd == -Errno.EPERM && !relative.isEmpty() && seccompRefused(rootFd)) {
             unsupported = true;
             return UNSUPPORTED;
@@ -120,9 +115,14 @@ public final class LooseFiles {
      * device, a pipe).
      */
     public static long regularFileSize(int fd, String path) throws IOException {
-        MemorySegment stat = SCRATCH.get().asSlice(0, STAT_BYTES);
-        Syscalls.call("fstat", path, -1, false, c -> (int) Calls.FSTAT.invokeExact(c, fd, stat));
-        return (stat.get(JAVA_INT, STAT_MODE) & S_IFMT) == S_IFREG ? stat.get(JAVA_LONG, STAT_SIZE) : -1;
+        MemorySegment block = CallMemory.take();
+        try {
+            MemorySegment stat = CallMemory.arguments(block, STAT_BYTES);
+            Syscalls.call("fstat", path, -1, false, 0, block, c -> (int) Calls.FSTAT.invokeExact(c, fd, stat));
+            return (stat.get(JAVA_INT, STAT_MODE) & S_IFMT) == S_IFREG ? stat.get(JAVA_LONG, STAT_SIZE) : -1;
+        } finally {
+            CallMemory.give(block);
+        }
     }
 
     /** One pread(2) (see {@link Syscalls#pread}) on a descriptor from {@link #openBeneath}. */

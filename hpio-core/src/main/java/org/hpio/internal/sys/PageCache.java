@@ -1,7 +1,6 @@
 package org.hpio.internal.sys;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -29,8 +28,6 @@ public final class PageCache implements AutoCloseable {
     /** struct cachestat_range: off, len (two u64); struct cachestat: nr_cache first of five u64. */
     private static final int RANGE_BYTES = 16;
     private static final int STAT_BYTES = 40;
-    private static final ThreadLocal<MemorySegment> SCRATCH =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(RANGE_BYTES + STAT_BYTES, 8));
     private static volatile boolean unsupported = !NativeAccess.available();
 
     /** The handle, in a class of its own: made on first native use, never where native calls are off. */
@@ -79,17 +76,25 @@ public final class PageCache implements AutoCloseable {
         if (fd < 0 || unsupported) {
             return -1;
         }
-        MemorySegment scratch = SCRATCH.get();
-        scratch.set(JAVA_LONG, 0, position);
-        scratch.set(JAVA_LONG, 8, length);
-        MemorySegment range = scratch.asSlice(0, RANGE_BYTES);
-        MemorySegment stat = scratch.asSlice(RANGE_BYTES, STAT_BYTES);
-        long r = Syscalls.callOrErrno("cachestat",
-                c -> (long) Calls.CACHESTAT.invokeExact(c, SYS_CACHESTAT, fd, range, stat, 0));
+        MemorySegment block = CallMemory.take();
+        long r;
+        long cached;
+        try {
+            MemorySegment scratch = CallMemory.arguments(block, RANGE_BYTES + STAT_BYTES);
+            scratch.set(JAVA_LONG, 0, position);
+            scratch.set(JAVA_LONG, 8, length);
+            MemorySegment range = scratch.asSlice(0, RANGE_BYTES);
+            MemorySegment stat = scratch.asSlice(RANGE_BYTES, STAT_BYTES);
+            r = Syscalls.callOrErrno("cachestat", block,
+                    c -> (long) Calls.CACHESTAT.invokeExact(c, SYS_CACHESTAT, fd, range, stat, 0));
+            cached = r < 0 ? -1 : stat.get(JAVA_LONG, 0);
+        } finally {
+            CallMemory.give(block);
+        }
         if (r == -Errno.ENOSYS || r == -Errno.EPERM) {
             unsupported = true;
         }
-        return r < 0 ? -1 : stat.get(JAVA_LONG, 0);
+        return cached;
     }
 
     @Override

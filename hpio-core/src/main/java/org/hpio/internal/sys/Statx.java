@@ -102,8 +102,11 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
 
     /** statx of the open descriptor {@code fd} (AT_EMPTY_PATH); {@code path} names the file in errors. */
     public static Statx of(int fd, String path, int mask) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            return statx(fd, EMPTY_NAME, AT_EMPTY_PATH, mask, path, arena);
+        MemorySegment block = CallMemory.take();
+        try {
+            return statx(fd, EMPTY_NAME, AT_EMPTY_PATH, mask, path, block);
+        } finally {
+            CallMemory.give(block);
         }
     }
 
@@ -112,19 +115,25 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
 
     /** statx of {@code path}, following a final symbolic link. */
     public static Statx of(String path, int mask) throws IOException {
-        return statx(AT_FDCWD, path, 0, mask, path);
-    }
-
-    private static Statx statx(int dirfd, String name, int flags, int mask, String path) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            return statx(dirfd, Syscalls.cName(arena, name), flags, mask, path, arena);
+        MemorySegment block = CallMemory.take();
+        try {
+            MemorySegment cName = Syscalls.cName(block, path);
+            if (cName == null) {
+                try (Arena arena = Arena.ofConfined()) {
+                    return statx(AT_FDCWD, Syscalls.cName(arena, path), 0, mask, path, block);
+                }
+            }
+            return statx(AT_FDCWD, cName, 0, mask, path, block);
+        } finally {
+            CallMemory.give(block);
         }
     }
 
-    private static Statx statx(int dirfd, MemorySegment cName, int flags, int mask, String path, Arena arena)
+    /** One statx into {@code block}'s buffer ({@link CallMemory}, the caller's). */
+    private static Statx statx(int dirfd, MemorySegment cName, int flags, int mask, String path, MemorySegment block)
             throws IOException {
-        MemorySegment buffer = arena.allocate(LAYOUT);
-        Syscalls.call("statx", path, -1, true,
+        MemorySegment buffer = CallMemory.arguments(block, LAYOUT.byteSize());
+        Syscalls.call("statx", path, -1, true, 0, block,
                 c -> (int) STATX.invokeExact(c, dirfd, cName, flags, mask, buffer));
         return new Statx((int) MASK.get(buffer, 0L), Short.toUnsignedInt((short) MODE.get(buffer, 0L)),
                 (int) DEV_MAJOR.get(buffer, 0L), (int) DEV_MINOR.get(buffer, 0L), (int) DIO_MEM_ALIGN.get(buffer, 0L),

@@ -85,26 +85,11 @@ public final class Syscalls {
     private static final VarHandle ERRNO =
             CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
-    /**
-     * Each thread's errno capture segment, reused by every {@link #call} on that thread (a call's errno is read
-     * before the thread can make another; no Call makes a nested one). Owned by an automatic arena: freed with
-     * the thread's ThreadLocalMap entry. A confined arena per call cost a fifth of io_uring's Java time per I/O.
-     */
-    private static final ThreadLocal<MemorySegment> CAPTURE_SEGMENT =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE));
-
     private static final FunctionDescriptor RW = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG);
     /** preadv2's flag: fail with EAGAIN rather than wait for the device (data not all in the page cache). */
     private static final int RWF_NOWAIT = 0x00000008;
     /** {@link #preadNoWait}'s answer when the data could not be had without waiting. */
     public static final long WOULD_BLOCK = -1;
-    /**
-     * Each thread's one-entry iovec for {@link #preadNoWait}, reused as {@link #CAPTURE_SEGMENT} is (filled
-     * and consumed within one call on the thread); owned by an automatic arena.
-     */
-    private static final ThreadLocal<MemorySegment> IOVEC =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(16, 8));
-
     // The handles, each made on its first use (see the class comment).
     private static final class Open {
         static final MethodHandle H = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
@@ -242,7 +227,21 @@ public final class Syscalls {
      */
     private static long call(String operation, String path, long position, boolean retryInterrupted, int wouldBlock,
                              Call call) throws IOException {
-        long result = callOrErrno(operation, retryInterrupted, call);
+        return answer(operation, path, position, wouldBlock, callOrErrno(operation, retryInterrupted, call));
+    }
+
+    /**
+     * {@link #call(String, String, long, boolean, int, Call)} with the caller's block of {@link CallMemory}
+     * (which holds the call's arguments too).
+     */
+    static long call(String operation, String path, long position, boolean retryInterrupted, int wouldBlock,
+                     MemorySegment block, Call call) throws IOException {
+        return answer(operation, path, position, wouldBlock, callOrErrno(operation, retryInterrupted, block, call));
+    }
+
+    /** A call's result, {@link #WOULD_BLOCK} for {@code wouldBlock}'s errno, or its failure thrown. */
+    private static long answer(String operation, String path, long position, int wouldBlock, long result)
+            throws IOException {
         if (result >= 0) {
             return result;
         }
@@ -261,9 +260,27 @@ public final class Syscalls {
         return callOrErrno(operation, true, call);
     }
 
-    /** The one loop around a downcall: its result, or {@code -errno}; EINTR is retried when {@code retryInterrupted}. */
+    /** {@link #callOrErrno(String, Call)} with the caller's block of {@link CallMemory}, which holds its arguments. */
+    static long callOrErrno(String operation, MemorySegment block, Call call) {
+        return callOrErrno(operation, true, block, call);
+    }
+
+    /** The one loop around a downcall, with a block of {@link CallMemory} taken for it and given back. */
     private static long callOrErrno(String operation, boolean retryInterrupted, Call call) {
-        MemorySegment capture = CAPTURE_SEGMENT.get();
+        MemorySegment block = CallMemory.take();
+        try {
+            return callOrErrno(operation, retryInterrupted, block, call);
+        } finally {
+            CallMemory.give(block);
+        }
+    }
+
+    /**
+     * The one loop around a downcall: its result, or {@code -errno}; EINTR is retried when {@code retryInterrupted}.
+     * {@code block}: the caller's {@link CallMemory}, whose errno capture the call gets.
+     */
+    private static long callOrErrno(String operation, boolean retryInterrupted, MemorySegment block, Call call) {
+        MemorySegment capture = CallMemory.capture(block);
         try {
             while (true) {
                 long result = call.invoke(capture);
@@ -280,6 +297,11 @@ public final class Syscalls {
         } catch (Throwable t) {
             throw new AssertionError("downcall " + operation + " failed", t);
         }
+    }
+
+    /** The size of the errno capture the downcalls write (see {@link CallMemory}). */
+    static long captureBytes() {
+        return CAPTURE.byteSize();
     }
 
     /**
@@ -303,19 +325,46 @@ public final class Syscalls {
      * calls, which keep the name's bytes, serve that file).
      */
     public static MemorySegment cName(Arena arena, String path) throws IOException {
+        checkName(path);
+        return arena.allocateFrom(path, NAMES);
+    }
+
+    /**
+     * {@link #cName(Arena, String)} in {@code block}, a {@link CallMemory} block, or null when it does not fit
+     * there (longer than {@link CallMemory#NAME_BYTES} bytes).
+     */
+    static MemorySegment cName(MemorySegment block, String path) throws IOException {
+        checkName(path);
+        return CallMemory.name(block, path.getBytes(NAMES));
+    }
+
+    private static void checkName(String path) throws IOException {
         if (path.indexOf('\uFFFD') >= 0) {
             throw new IOException(path + ": the name has bytes that are not characters in " + NAMES
                     + " (sun.jnu.encoding): hpio's system calls cannot name it");
         }
-        return arena.allocateFrom(path, NAMES);
     }
 
     /** open(2), always with O_CLOEXEC. Returns the new descriptor; {@code path} names the file in errors. */
     public static int open(String path, int flags, int mode) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment cPath = cName(arena, path);
-            return (int) call("open", path, -1, true, c -> (int) Open.H.invokeExact(c, cPath, flags | O_CLOEXEC, mode));
+        MemorySegment block = CallMemory.take();
+        try {
+            MemorySegment cPath = cName(block, path);
+            if (cPath == null) {
+                try (Arena arena = Arena.ofConfined()) {
+                    return open(cName(arena, path), path, flags, mode, block);
+                }
+            }
+            return open(cPath, path, flags, mode, block);
+        } finally {
+            CallMemory.give(block);
         }
+    }
+
+    private static int open(MemorySegment cPath, String path, int flags, int mode, MemorySegment block)
+            throws IOException {
+        return (int) call("open", path, -1, true, 0, block,
+                c -> (int) Open.H.invokeExact(c, cPath, flags | O_CLOEXEC, mode));
     }
 
     /** close(2). Never retried: after EINTR the descriptor is gone on Linux, so EINTR counts as closed. */
@@ -350,11 +399,16 @@ public final class Syscalls {
         if (!buffer.isNative()) {
             throw new IllegalArgumentException("preadv2 takes a native buffer, not " + buffer);
         }
-        MemorySegment iovec = IOVEC.get();
-        iovec.set(JAVA_LONG, 0, buffer.address());
-        iovec.set(JAVA_LONG, 8, buffer.byteSize());
-        return call("preadv2", path, position, true, Errno.EAGAIN,
-                c -> (long) Preadv2.H.invokeExact(c, fd, iovec, 1, position, RWF_NOWAIT));
+        MemorySegment block = CallMemory.take();
+        try {
+            MemorySegment iovec = CallMemory.arguments(block, 16);
+            iovec.set(JAVA_LONG, 0, buffer.address());
+            iovec.set(JAVA_LONG, 8, buffer.byteSize());
+            return call("preadv2", path, position, true, Errno.EAGAIN, block,
+                    c -> (long) Preadv2.H.invokeExact(c, fd, iovec, 1, position, RWF_NOWAIT));
+        } finally {
+            CallMemory.give(block);
+        }
     }
 
     /**

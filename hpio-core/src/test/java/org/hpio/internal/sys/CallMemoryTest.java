@@ -1,0 +1,128 @@
+package org.hpio.internal.sys;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * CallMemory: a platform thread keeps one block; virtual threads share a few (no block of each one's own);
+ * concurrent calls never see each other's arguments; a name too long for a block still gets the kernel's answer.
+ */
+class CallMemoryTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aPlatformThreadKeepsOneBlockForItsLife() {
+        MemorySegment first = CallMemory.take();
+        CallMemory.give(first);
+        MemorySegment second = CallMemory.take();
+        assertEquals(first.address(), second.address());
+        assertEquals(first.address(), CallMemory.take().address(), "held, not lent: a platform thread's own");
+        CallMemory.give(second);
+    }
+
+    @Test
+    void manyShortLivedVirtualThreadsShareAFewBlocks() throws Exception {
+        Set<Long> addresses = ConcurrentHashMap.newKeySet();
+        Path file = Files.write(dir.resolve("f"), new byte[123]);
+        for (int i = 0; i < 500; i++) {
+            Thread t = Thread.ofVirtual().start(() -> {
+                MemorySegment block = CallMemory.take();
+                addresses.add(block.address());
+                CallMemory.give(block);
+                try {
+                    assertEquals(123, Statx.of(NativeFile.nameOf(file), Statx.STATX_SIZE).size());
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            t.join();
+        }
+        // One a slot at most (4 a processor), where a block of each thread's own would make 500.
+        assertTrue(addresses.size() <= 4 * Runtime.getRuntime().availableProcessors(),
+                addresses.size() + " blocks for 500 threads one after another");
+    }
+
+    @Test
+    void concurrentVirtualThreadsEachGetTheirOwnFilesAnswer() throws Exception {
+        int files = 64;
+        List<Path> paths = new ArrayList<>();
+        for (int i = 0; i < files; i++) {
+            paths.add(Files.write(dir.resolve("file-" + "x".repeat(i * 3) + i), new byte[i * 17]));
+        }
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> results = new ArrayList<>();
+            for (int r = 0; r < 2000; r++) {
+                int i = r % files;
+                results.add(pool.submit(() -> {
+                    String name = NativeFile.nameOf(paths.get(i));
+                    int fd = Syscalls.open(name, Syscalls.O_RDONLY, 0);
+                    try {
+                        assertEquals(i * 17L, Statx.of(fd, name, Statx.STATX_SIZE).size(), name);
+                        assertEquals(i * 17L, Statx.of(name, Statx.STATX_SIZE).size(), name);
+                    } finally {
+                        Syscalls.close(fd, name);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : results) {
+                f.get();
+            }
+        }
+    }
+
+    @Test
+    void aNameThatFillsABlockOpensAndALongerOneGetsTheKernelsRefusal() throws IOException {
+        Path deep = dir;
+        String component = "d".repeat(200);
+        while (NativeFile.nameOf(deep).length() + 1 + component.length() < CallMemory.NAME_BYTES - 10) {
+            deep = deep.resolve(component);
+        }
+        Files.createDirectories(deep);
+        String fileName = "f".repeat(CallMemory.NAME_BYTES - NativeFile.nameOf(deep).length() - 1);
+        Path fits = Files.write(deep.resolve(fileName), new byte[7]);
+        String name = NativeFile.nameOf(fits);
+        assertEquals(CallMemory.NAME_BYTES, name.length(), "exactly a block's name: PATH_MAX less its NUL");
+        int fd = Syscalls.open(name, Syscalls.O_RDONLY, 0);
+        try {
+            assertEquals(7, Statx.of(name, Statx.STATX_SIZE).size());
+        } finally {
+            Syscalls.close(fd, name);
+        }
+        String tooLong = name + "/g";
+        IOException open = assertThrows(IOException.class, () -> Syscalls.open(tooLong, Syscalls.O_RDONLY, 0));
+        assertTrue(open.getMessage().contains(tooLong), open.getMessage());
+        assertThrows(IOException.class, () -> Statx.of(tooLong, Statx.STATX_SIZE));
+        assertNull(CallMemory.name(CallMemory.take(), new byte[CallMemory.NAME_BYTES + 1]));
+    }
+
+    @Test
+    void argumentsBeyondABlocksPartAreRefused() {
+        MemorySegment block = CallMemory.take();
+        assertEquals(CallMemory.ARGUMENTS_BYTES, CallMemory.arguments(block, CallMemory.ARGUMENTS_BYTES).byteSize());
+        assertThrows(IllegalArgumentException.class,
+                () -> CallMemory.arguments(block, CallMemory.ARGUMENTS_BYTES + 1));
+        Set<Long> distinct = new HashSet<>(List.of(block.address(),
+                CallMemory.arguments(block, 16).address(), CallMemory.name(block, new byte[1]).address()));
+        assertEquals(3, distinct.size(), "capture, arguments and name each have a place of their own");
+    }
+}
