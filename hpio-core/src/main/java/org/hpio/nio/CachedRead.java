@@ -70,7 +70,7 @@ final class CachedRead {
             }
             MemorySegment staging = STAGING.acquire();
             try {
-                long got = lease.readNow(staging.asSlice(0, length), position, toEndOfFile);
+                long got = lease.readNow(staging, length, position, toEndOfFile);
                 if (got == Syscalls.WOULD_BLOCK) {
                     return NOT_SERVED;
                 }

@@ -81,14 +81,14 @@ public final class LooseFiles {
         if (unsupported) {
             return UNSUPPORTED;
         }
-        MemorySegment block = CallMemory.take();
+        CallMemory block = CallMemory.take();
         int fd;
         try {
-            MemorySegment path = CallMemory.name(block, relative.getBytes(StandardCharsets.UTF_8));
+            MemorySegment path = block.name(relative.getBytes(StandardCharsets.UTF_8));
             if (path == null) {
                 return -Errno.ENAMETOOLONG;
             }
-            MemorySegment how = CallMemory.arguments(block, HOW_BYTES);
+            MemorySegment how = block.arguments(HOW_BYTES);
             how.set(JAVA_LONG, 0, Syscalls.O_RDONLY | Syscalls.O_CLOEXEC | O_NONBLOCK); // a FIFO must not block the open
             how.set(JAVA_LONG, 8, 0L);
             how.set(JAVA_LONG, 16, RESOLVE_BENEATH);
@@ -115,9 +115,9 @@ public final class LooseFiles {
      * device, a pipe).
      */
     public static long regularFileSize(int fd, String path) throws IOException {
-        MemorySegment block = CallMemory.take();
+        CallMemory block = CallMemory.take();
         try {
-            MemorySegment stat = CallMemory.arguments(block, STAT_BYTES);
+            MemorySegment stat = block.arguments(STAT_BYTES);
             Syscalls.call("fstat", path, -1, false, 0, block, c -> (int) Calls.FSTAT.invokeExact(c, fd, stat));
             return (stat.get(JAVA_INT, STAT_MODE) & S_IFMT) == S_IFREG ? stat.get(JAVA_LONG, STAT_SIZE) : -1;
         } finally {

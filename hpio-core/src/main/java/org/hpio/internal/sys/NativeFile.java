@@ -424,9 +424,15 @@ public final class NativeFile implements Closeable {
          * {@link #isPortable()}); a failure of the call is thrown.
          */
         public long readNow(MemorySegment buffer, long position, boolean toEndOfFile) throws IOException {
+            return readNow(buffer, buffer.byteSize(), position, toEndOfFile);
+        }
+
+        /** {@link #readNow(MemorySegment, long, boolean)} into the first {@code length} bytes of {@code buffer}. */
+        public long readNow(MemorySegment buffer, long length, long position, boolean toEndOfFile)
+                throws IOException {
             checkHeld();
-            long bytes = Syscalls.preadNoWait(calls.descriptor(), buffer, position, path);
-            boolean served = bytes == buffer.byteSize()
+            long bytes = Syscalls.preadNoWait(calls.descriptor(), buffer, length, position, path);
+            boolean served = bytes == length
                     || toEndOfFile && (bytes == 0 || bytes > 0 && position + bytes >= size());
             return served ? bytes : Syscalls.WOULD_BLOCK;
         }

@@ -76,11 +76,11 @@ public final class PageCache implements AutoCloseable {
         if (fd < 0 || unsupported) {
             return -1;
         }
-        MemorySegment block = CallMemory.take();
+        CallMemory block = CallMemory.take();
         long r;
         long cached;
         try {
-            MemorySegment scratch = CallMemory.arguments(block, RANGE_BYTES + STAT_BYTES);
+            MemorySegment scratch = block.arguments(RANGE_BYTES + STAT_BYTES);
             scratch.set(JAVA_LONG, 0, position);
             scratch.set(JAVA_LONG, 8, length);
             MemorySegment range = scratch.asSlice(0, RANGE_BYTES);

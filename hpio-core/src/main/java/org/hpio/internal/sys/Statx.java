@@ -102,7 +102,7 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
 
     /** statx of the open descriptor {@code fd} (AT_EMPTY_PATH); {@code path} names the file in errors. */
     public static Statx of(int fd, String path, int mask) throws IOException {
-        MemorySegment block = CallMemory.take();
+        CallMemory block = CallMemory.take();
         try {
             return statx(fd, EMPTY_NAME, AT_EMPTY_PATH, mask, path, block);
         } finally {
@@ -115,7 +115,7 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
 
     /** statx of {@code path}, following a final symbolic link. */
     public static Statx of(String path, int mask) throws IOException {
-        MemorySegment block = CallMemory.take();
+        CallMemory block = CallMemory.take();
         try {
             MemorySegment cName = Syscalls.cName(block, path);
             if (cName == null) {
@@ -130,9 +130,9 @@ public record Statx(int mask, int mode, int devMajor, int devMinor, int dioMemAl
     }
 
     /** One statx into {@code block}'s buffer ({@link CallMemory}, the caller's). */
-    private static Statx statx(int dirfd, MemorySegment cName, int flags, int mask, String path, MemorySegment block)
+    private static Statx statx(int dirfd, MemorySegment cName, int flags, int mask, String path, CallMemory block)
             throws IOException {
-        MemorySegment buffer = CallMemory.arguments(block, LAYOUT.byteSize());
+        MemorySegment buffer = block.arguments(LAYOUT.byteSize());
         Syscalls.call("statx", path, -1, true, 0, block,
                 c -> (int) STATX.invokeExact(c, dirfd, cName, flags, mask, buffer));
         return new Statx((int) MASK.get(buffer, 0L), Short.toUnsignedInt((short) MODE.get(buffer, 0L)),

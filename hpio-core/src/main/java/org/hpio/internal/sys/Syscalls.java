@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.Reference;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
@@ -235,7 +236,7 @@ public final class Syscalls {
      * (which holds the call's arguments too).
      */
     static long call(String operation, String path, long position, boolean retryInterrupted, int wouldBlock,
-                     MemorySegment block, Call call) throws IOException {
+                     CallMemory block, Call call) throws IOException {
         return answer(operation, path, position, wouldBlock, callOrErrno(operation, retryInterrupted, block, call));
     }
 
@@ -261,13 +262,13 @@ public final class Syscalls {
     }
 
     /** {@link #callOrErrno(String, Call)} with the caller's block of {@link CallMemory}, which holds its arguments. */
-    static long callOrErrno(String operation, MemorySegment block, Call call) {
+    static long callOrErrno(String operation, CallMemory block, Call call) {
         return callOrErrno(operation, true, block, call);
     }
 
     /** The one loop around a downcall, with a block of {@link CallMemory} taken for it and given back. */
     private static long callOrErrno(String operation, boolean retryInterrupted, Call call) {
-        MemorySegment block = CallMemory.take();
+        CallMemory block = CallMemory.take();
         try {
             return callOrErrno(operation, retryInterrupted, block, call);
         } finally {
@@ -279,8 +280,8 @@ public final class Syscalls {
      * The one loop around a downcall: its result, or {@code -errno}; EINTR is retried when {@code retryInterrupted}.
      * {@code block}: the caller's {@link CallMemory}, whose errno capture the call gets.
      */
-    private static long callOrErrno(String operation, boolean retryInterrupted, MemorySegment block, Call call) {
-        MemorySegment capture = CallMemory.capture(block);
+    private static long callOrErrno(String operation, boolean retryInterrupted, CallMemory block, Call call) {
+        MemorySegment capture = block.capture();
         try {
             while (true) {
                 long result = call.invoke(capture);
@@ -333,9 +334,9 @@ public final class Syscalls {
      * {@link #cName(Arena, String)} in {@code block}, a {@link CallMemory} block, or null when it does not fit
      * there (longer than {@link CallMemory#NAME_BYTES} bytes).
      */
-    static MemorySegment cName(MemorySegment block, String path) throws IOException {
+    static MemorySegment cName(CallMemory block, String path) throws IOException {
         checkName(path);
-        return CallMemory.name(block, path.getBytes(NAMES));
+        return block.name(path.getBytes(NAMES));
     }
 
     private static void checkName(String path) throws IOException {
@@ -347,7 +348,7 @@ public final class Syscalls {
 
     /** open(2), always with O_CLOEXEC. Returns the new descriptor; {@code path} names the file in errors. */
     public static int open(String path, int flags, int mode) throws IOException {
-        MemorySegment block = CallMemory.take();
+        CallMemory block = CallMemory.take();
         try {
             MemorySegment cPath = cName(block, path);
             if (cPath == null) {
@@ -361,7 +362,7 @@ public final class Syscalls {
         }
     }
 
-    private static int open(MemorySegment cPath, String path, int flags, int mode, MemorySegment block)
+    private static int open(MemorySegment cPath, String path, int flags, int mode, CallMemory block)
             throws IOException {
         return (int) call("open", path, -1, true, 0, block,
                 c -> (int) Open.H.invokeExact(c, cPath, flags | O_CLOEXEC, mode));
@@ -396,18 +397,28 @@ public final class Syscalls {
      * system does not read without waiting (EOPNOTSUPP). Never waits for I/O.
      */
     public static long preadNoWait(int fd, MemorySegment buffer, long position, String path) throws IOException {
+        return preadNoWait(fd, buffer, buffer.byteSize(), position, path);
+    }
+
+    /** {@link #preadNoWait(int, MemorySegment, long, String)} into the first {@code length} bytes of {@code buffer}. */
+    public static long preadNoWait(int fd, MemorySegment buffer, long length, long position, String path)
+            throws IOException {
         if (!buffer.isNative()) {
             throw new IllegalArgumentException("preadv2 takes a native buffer, not " + buffer);
         }
-        MemorySegment block = CallMemory.take();
+        if (length < 0 || length > buffer.byteSize()) {
+            throw new IndexOutOfBoundsException(length + " bytes into a buffer of " + buffer.byteSize());
+        }
+        CallMemory block = CallMemory.take();
         try {
-            MemorySegment iovec = CallMemory.arguments(block, 16);
+            MemorySegment iovec = block.arguments(16);
             iovec.set(JAVA_LONG, 0, buffer.address());
-            iovec.set(JAVA_LONG, 8, buffer.byteSize());
+            iovec.set(JAVA_LONG, 8, length);
             return call("preadv2", path, position, true, Errno.EAGAIN, block,
                     c -> (long) Preadv2.H.invokeExact(c, fd, iovec, 1, position, RWF_NOWAIT));
         } finally {
             CallMemory.give(block);
+            Reference.reachabilityFence(buffer);   // the iovec has only its address: the memory must live
         }
     }
 

@@ -4,7 +4,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,9 +33,9 @@ class CallMemoryTest {
 
     @Test
     void aPlatformThreadKeepsOneBlockForItsLife() {
-        MemorySegment first = CallMemory.take();
+        CallMemory first = CallMemory.take();
         CallMemory.give(first);
-        MemorySegment second = CallMemory.take();
+        CallMemory second = CallMemory.take();
         assertEquals(first.address(), second.address());
         assertEquals(first.address(), CallMemory.take().address(), "held, not lent: a platform thread's own");
         CallMemory.give(second);
@@ -45,7 +47,7 @@ class CallMemoryTest {
         Path file = Files.write(dir.resolve("f"), new byte[123]);
         for (int i = 0; i < 500; i++) {
             Thread t = Thread.ofVirtual().start(() -> {
-                MemorySegment block = CallMemory.take();
+                CallMemory block = CallMemory.take();
                 addresses.add(block.address());
                 CallMemory.give(block);
                 try {
@@ -112,17 +114,31 @@ class CallMemoryTest {
         IOException open = assertThrows(IOException.class, () -> Syscalls.open(tooLong, Syscalls.O_RDONLY, 0));
         assertTrue(open.getMessage().contains(tooLong), open.getMessage());
         assertThrows(IOException.class, () -> Statx.of(tooLong, Statx.STATX_SIZE));
-        assertNull(CallMemory.name(CallMemory.take(), new byte[CallMemory.NAME_BYTES + 1]));
+        assertNull(CallMemory.take().name(new byte[CallMemory.NAME_BYTES + 1]));
     }
 
     @Test
     void argumentsBeyondABlocksPartAreRefused() {
-        MemorySegment block = CallMemory.take();
-        assertEquals(CallMemory.ARGUMENTS_BYTES, CallMemory.arguments(block, CallMemory.ARGUMENTS_BYTES).byteSize());
-        assertThrows(IllegalArgumentException.class,
-                () -> CallMemory.arguments(block, CallMemory.ARGUMENTS_BYTES + 1));
-        Set<Long> distinct = new HashSet<>(List.of(block.address(),
-                CallMemory.arguments(block, 16).address(), CallMemory.name(block, new byte[1]).address()));
+        CallMemory block = CallMemory.take();
+        assertEquals(CallMemory.ARGUMENTS_BYTES, block.arguments(CallMemory.ARGUMENTS_BYTES).byteSize());
+        assertThrows(IllegalArgumentException.class, () -> block.arguments(CallMemory.ARGUMENTS_BYTES + 1));
+        Set<Long> distinct = new HashSet<>(List.of(block.capture().address(), block.arguments(16).address(),
+                block.name(new byte[1]).address()));
         assertEquals(3, distinct.size(), "capture, arguments and name each have a place of their own");
+        assertTrue(block.arguments(16).address() >= block.capture().address() + Syscalls.captureBytes());
+    }
+
+    @Test
+    void aReadNowIntoPartOfABufferReadsJustThatPart() throws IOException {
+        Path file = Files.write(dir.resolve("r"), new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+        try (NativeFile f = NativeFile.open(file, Syscalls.O_RDONLY); NativeFile.Lease lease = f.lease();
+             Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = arena.allocate(8);
+            assertEquals(3, lease.readNow(buffer, 3, 2, false));
+            assertEquals(3, buffer.get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals(5, buffer.get(ValueLayout.JAVA_BYTE, 2));
+            assertEquals(0, buffer.get(ValueLayout.JAVA_BYTE, 3), "beyond the length: untouched");
+            assertThrows(IndexOutOfBoundsException.class, () -> lease.readNow(buffer, 9, 0, false));
+        }
     }
 }
