@@ -27,6 +27,11 @@ record NioConfig(String kind, String provider, int parameter) {
     static final String SMALL = "small";
     /** The same from one virtual thread (the provider gives a virtual thread's plain read hpio's channel). */
     static final String SMALL_VT = "small-vt";
+    /**
+     * The same, each call on a virtual thread of its own, started for it and joined (a server's thread per
+     * request): what a provider costs each new virtual thread.
+     */
+    static final String SMALL_VT_EACH = "small-vt-each";
     /** A cold JVM's first FileChannel: open, one read of a small file, close (see {@link FirstChannelCall}). */
     static final String FIRST_READ = "first-read";
     /** The same with one write of a new file. */
@@ -69,6 +74,7 @@ record NioConfig(String kind, String provider, int parameter) {
             case FLOOD -> provider + "-flood";
             case SMALL -> provider + "-readall-" + smallSize();
             case SMALL_VT -> provider + "-readall-" + smallSize() + "-vt";
+            case SMALL_VT_EACH -> provider + "-readall-" + smallSize() + "-vt-each";
             case FIRST_READ, FIRST_WRITE, FIRST_READ_VT, FIRST_WRITE_VT, FIRST_ASYNC_READ, FIRST_ASYNC_WRITE ->
                     provider + "-" + kind + (parameter > 0 ? "-after-" + parameter + "ms" : "");
             default -> "uring-qd" + parameter;
@@ -79,9 +85,9 @@ record NioConfig(String kind, String provider, int parameter) {
         return parameter >= 1024 ? parameter / 1024 + "k" : parameter + "b";
     }
 
-    /** Whether this row reads the small files ({@link SmallFileReads}), from a platform or a virtual thread. */
+    /** Whether this row reads the small files ({@link SmallFileReads}), from a platform or virtual threads. */
     boolean smallFiles() {
-        return kind.equals(SMALL) || kind.equals(SMALL_VT);
+        return kind.equals(SMALL) || kind.equals(SMALL_VT) || kind.equals(SMALL_VT_EACH);
     }
 
     /**
@@ -93,7 +99,7 @@ record NioConfig(String kind, String provider, int parameter) {
     }
 
     /**
-     * The part of the report a row belongs to: its kind (both small-file kinds (d)'s, both first-call kinds
+     * The part of the report a row belongs to: its kind (every small-file kind (d)'s, both first-call kinds
      * (f)'s); an engine row, (c)'s at the shared engine's depth, else (b).
      */
     String section() {

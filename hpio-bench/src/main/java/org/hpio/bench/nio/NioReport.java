@@ -91,7 +91,9 @@ final class NioReport {
                         format("%.2f", m.number("cpu-per-io")), format("%.2f", m.number("p50")),
                         format("%.2f", m.number("p99")), format("%.1f", m.number("first-call-ms")));
             }
-            report.table(t.note("The obvious call, from one platform thread, and from one virtual thread (-vt): "
+            report.table(t.note("The obvious call, from one platform thread, from one virtual thread (-vt), and "
+                    + "each call from a virtual thread of its own, started for it and joined (-vt-each, thread virtual-per-call, a server's "
+                    + "thread per request; µs / call includes the thread's start and join): "
                     + SmallFileReads.FILES + " files read round robin, just written so in the page cache, every "
                     + "call's bytes checked. Through hpio's provider a platform thread's call is the JDK's channel "
                     + "(hpio's would bring a thread that blocks in its reads anyway nothing, and opening it costs a "
@@ -267,7 +269,7 @@ final class NioReport {
         ratio(targets, measured, name(NioConfig.HEAP, "hpio", NioSettings.HEAP_THREADS),
                 name(NioConfig.HEAP, "jdk", NioSettings.HEAP_THREADS), "iops", m -> m.number("iops"), FOR_COMPARISON,
                 null);
-        for (String kind : List.of(NioConfig.SMALL, NioConfig.SMALL_VT)) {
+        for (String kind : List.of(NioConfig.SMALL, NioConfig.SMALL_VT, NioConfig.SMALL_VT_EACH)) {
             ratio(targets, measured, name(kind, "hpio", NioSettings.SMALL_FILE_BYTES),
                     name(kind, "jdk", NioSettings.SMALL_FILE_BYTES), "calls per second", m -> m.number("iops"),
                     FOR_COMPARISON, null);

@@ -23,6 +23,7 @@ import java.util.stream.Collectors;
  * NioRow flood FILE WRITES WRITE_BYTES             003's experiment: writes submitted without waiting
  * NioRow small DIR BYTES SECONDS WARMUP            Files.readAllBytes of DIR's small files of BYTES, round robin
  * NioRow small-vt DIR BYTES SECONDS WARMUP         the same from one virtual thread
+ * NioRow small-vt-each DIR BYTES SECONDS WARMUP    the same, each call on a new virtual thread
  * NioRow first-read DIR PAUSE_MS ...              the JVM's first FileChannel: open, read a small file, close
  * NioRow first-write DIR PAUSE_MS ...             the same, creating and writing a small file
  * NioRow first-read-vt DIR PAUSE_MS ...           the same two on a virtual thread
@@ -52,9 +53,12 @@ public final class NioRow {
                         Double.parseDouble(args[4]), VirtualThreadReads.Buffers.HEAP_64K, result);
                 case "flood" -> WriteFlood.run(file, Integer.parseInt(args[2]), Integer.parseInt(args[3]), result);
                 case "small" -> SmallFileReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
-                        Double.parseDouble(args[4]), false, result);
+                        Double.parseDouble(args[4]), SmallFileReads.Readers.PLATFORM, result);
                 case "small-vt" -> SmallFileReads.run(file, Integer.parseInt(args[2]), Double.parseDouble(args[3]),
-                        Double.parseDouble(args[4]), true, result);
+                        Double.parseDouble(args[4]), SmallFileReads.Readers.VIRTUAL, result);
+                case "small-vt-each" -> SmallFileReads.run(file, Integer.parseInt(args[2]),
+                        Double.parseDouble(args[3]), Double.parseDouble(args[4]), SmallFileReads.Readers.VIRTUAL_EACH,
+                        result);
                 case "first-read" -> FirstChannelCall.run(file, FirstChannelCall.Op.READ,
                         Integer.parseInt(args[2]), firstPathNanos, result);
                 case "first-write" -> FirstChannelCall.run(file, FirstChannelCall.Op.WRITE,

@@ -158,6 +158,8 @@ public final class NioSuite implements Suite {
         runs.add(new NioConfig(NioConfig.SMALL, "hpio", NioSettings.SMALL_FILE_BYTES));
         runs.add(new NioConfig(NioConfig.SMALL_VT, "jdk", NioSettings.SMALL_FILE_BYTES));
         runs.add(new NioConfig(NioConfig.SMALL_VT, "hpio", NioSettings.SMALL_FILE_BYTES));
+        runs.add(new NioConfig(NioConfig.SMALL_VT_EACH, "jdk", NioSettings.SMALL_FILE_BYTES));
+        runs.add(new NioConfig(NioConfig.SMALL_VT_EACH, "hpio", NioSettings.SMALL_FILE_BYTES));
         for (String kind : NioConfig.FIRST_KINDS) {
             for (int pause : List.of(0, NioSettings.FIRST_CALL_PAUSE_MILLIS)) {
                 runs.add(new NioConfig(kind, "jdk", pause));
@@ -174,7 +176,8 @@ public final class NioSuite implements Suite {
     /**
      * {@code --configs}: whole names ({@code hpio-afc-qd32}, {@code uring-qd32}), kinds ({@code afc} and
      * {@code vthreads}, each with its uring row; {@code heap}, {@code flood}; {@code small}, the small files' rows
-     * from both kinds of thread, {@code small-vt} the virtual thread's alone; {@code first}, the first-call rows,
+     * from every kind of thread, {@code small-vt} one virtual thread's alone, {@code small-vt-each} a virtual
+     * thread's per call alone; {@code first}, the first-call rows,
      * {@code first-read}, {@code first-write}, {@code first-read-vt}, {@code first-write-vt}, {@code first-async-read} and
      * {@code first-async-write} each kind's) or providers ({@code jdk},
      * {@code hpio}); empty: all.
@@ -184,7 +187,7 @@ public final class NioSuite implements Suite {
             return runs;
         }
         List<String> known = new ArrayList<>(List.of("afc", "vthreads", NioConfig.HEAP, "flood", NioConfig.SMALL,
-                NioConfig.SMALL_VT, NioConfig.FIRST, NioConfig.FIRST_READ, NioConfig.FIRST_WRITE,
+                NioConfig.SMALL_VT, NioConfig.SMALL_VT_EACH, NioConfig.FIRST, NioConfig.FIRST_READ, NioConfig.FIRST_WRITE,
                 NioConfig.FIRST_READ_VT, NioConfig.FIRST_WRITE_VT, NioConfig.FIRST_ASYNC_READ,
                 NioConfig.FIRST_ASYNC_WRITE, "jdk", "hpio",
                 NioConfig.HPIO_SQPOLL,

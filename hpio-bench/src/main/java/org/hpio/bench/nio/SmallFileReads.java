@@ -4,6 +4,7 @@ import org.hpio.bench.engine.LatencyHistogram;
 import org.hpio.bench.measure.JitQuiet;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The obvious call: {@code Files.readAllBytes} of small files ({@value #FILES} files of one size, read round
- * robin by one thread, a platform or a virtual one; warm: just written, they stay in the page cache), every
+ * robin by one thread, a platform or a virtual one, or each call by a virtual thread of its own; warm: just written, they stay in the page cache), every
  * call's bytes checked against the file's pattern. Calls per second, CPU per call and each call's latency over
  * the timed run, after a warm-up until the JIT is quiet. Through hpio's provider a platform thread's call is the
  * JDK's channel (the provider leaves a platform thread's plain read-only byte channel to it), a virtual
@@ -54,17 +55,28 @@ final class SmallFileReads {
         }
     }
 
-    /** Runs the row on this (platform) thread, or on one virtual thread when {@code virtual}. */
-    static void run(Path dir, int size, double seconds, double warmupSeconds, boolean virtual,
+    /** Which threads make the calls. */
+    enum Readers {
+        /** This (platform) thread. */
+        PLATFORM,
+        /** One virtual thread. */
+        VIRTUAL,
+        /** A virtual thread of its own for each call, started for it and joined by one virtual thread. */
+        VIRTUAL_EACH
+    }
+
+    /** Runs the row with {@code readers}. */
+    static void run(Path dir, int size, double seconds, double warmupSeconds, Readers readers,
                     Map<String, Object> result) throws Exception {
-        if (!virtual) {
-            run(dir, size, seconds, warmupSeconds, result);
+        if (readers == Readers.PLATFORM) {
+            run(dir, size, seconds, warmupSeconds, false, result);
             return;
         }
+        boolean each = readers == Readers.VIRTUAL_EACH;
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread reader = Thread.ofVirtual().name("small-file-reader").start(() -> {
             try {
-                run(dir, size, seconds, warmupSeconds, result);
+                run(dir, size, seconds, warmupSeconds, each, result);
             } catch (Throwable t) {
                 failure.set(t);
             }
@@ -79,8 +91,8 @@ final class SmallFileReads {
         }
     }
 
-    private static void run(Path dir, int size, double seconds, double warmupSeconds, Map<String, Object> result)
-            throws Exception {
+    private static void run(Path dir, int size, double seconds, double warmupSeconds, boolean each,
+                            Map<String, Object> result) throws Exception {
         Path[] files = new Path[FILES];
         byte[][] expected = new byte[FILES][];
         for (int i = 0; i < FILES; i++) {
@@ -97,16 +109,16 @@ final class SmallFileReads {
         result.put("first-call-ms", firstNanos / 1e6);
         String provider = files[0].getFileSystem().provider().getClass().getName();
         result.put("provider", provider);
-        result.put("thread", Thread.currentThread().isVirtual() ? "virtual" : "platform");
-        read(files, expected, (long) (warmupSeconds * 1e9), null);
-        long extra = JitQuiet.warmUntilQuiet(warmupSeconds, nanos -> read(files, expected, nanos, null));
+        result.put("thread", each ? "virtual-per-call" : Thread.currentThread().isVirtual() ? "virtual" : "platform");
+        read(files, expected, (long) (warmupSeconds * 1e9), null, each);
+        long extra = JitQuiet.warmUntilQuiet(warmupSeconds, nanos -> read(files, expected, nanos, null, each));
         String channel = channel(files[0]);
         // hpio's provider gives a virtual thread the JDK's channel until its engines are started (by a thread of
         // its own, asked by the first call): the timed calls must be on the channel of its steady state.
         boolean awaitsHpios = Thread.currentThread().isVirtual() && provider.startsWith("org.hpio.");
         long startWait = System.nanoTime();
         while (awaitsHpios && !channel.startsWith("org.hpio.") && System.nanoTime() - startWait < 10_000_000_000L) {
-            read(files, expected, WAIT_SLICE_NANOS, null);
+            read(files, expected, WAIT_SLICE_NANOS, null, each);
             extra += WAIT_SLICE_NANOS;
             channel = channel(files[0]);
         }
@@ -114,7 +126,7 @@ final class SmallFileReads {
         LatencyHistogram latency = new LatencyHistogram();
         long cpu = NioRow.cpuNanos();
         long start = System.nanoTime();
-        long calls = read(files, expected, (long) (seconds * 1e9), latency);
+        long calls = read(files, expected, (long) (seconds * 1e9), latency, each);
         long elapsed = System.nanoTime() - start;
         cpu = NioRow.cpuNanos() - cpu;
         result.put("file-bytes", size);
@@ -134,8 +146,11 @@ final class SmallFileReads {
         }
     }
 
-    /** Reads the files round robin for {@code nanos}, checking each; returns the calls (latencies recorded if asked). */
-    private static long read(Path[] files, byte[][] expected, long nanos, LatencyHistogram latency)
+    /**
+     * Reads the files round robin for {@code nanos}, checking each, each call on a new virtual thread when
+     * {@code each}; returns the calls (latencies recorded if asked).
+     */
+    private static long read(Path[] files, byte[][] expected, long nanos, LatencyHistogram latency, boolean each)
             throws IOException {
         long calls = 0;
         long end = System.nanoTime() + nanos;
@@ -144,7 +159,7 @@ final class SmallFileReads {
             for (int i = 0; i < 16; i++, calls++) {
                 int f = (int) (calls % FILES);
                 long before = System.nanoTime();
-                byte[] bytes = Files.readAllBytes(files[f]);
+                byte[] bytes = each ? readOnNewThread(files[f]) : Files.readAllBytes(files[f]);
                 if (latency != null) {
                     latency.record(System.nanoTime() - before);
                 }
@@ -156,5 +171,31 @@ final class SmallFileReads {
             now = System.nanoTime();
         } while (now < end);
         return calls;
+    }
+
+    /** {@code Files.readAllBytes(file)} on a virtual thread started for it, joined here. */
+    private static byte[] readOnNewThread(Path file) throws IOException {
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread reader = Thread.ofVirtual().start(() -> {
+            try {
+                outcome.set(Files.readAllBytes(file));
+            } catch (IOException | RuntimeException e) {
+                outcome.set(e);
+            }
+        });
+        try {
+            reader.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while joining the reader of " + file);
+        }
+        Object got = outcome.get();
+        if (got instanceof IOException e) {
+            throw e;
+        }
+        if (got instanceof RuntimeException e) {
+            throw e;
+        }
+        return (byte[]) got;
     }
 }

@@ -89,13 +89,18 @@ class NioSuiteTest {
                 "the small files' rows are compared");
         assertTrue(targets.rows().stream().anyMatch(r -> r.get(0).equals("hpio-readall-1k-vt / jdk-readall-1k-vt")),
                 "and so are the virtual thread's");
+        assertTrue(targets.rows().stream().anyMatch(
+                r -> r.get(0).equals("hpio-readall-1k-vt-each / jdk-readall-1k-vt-each")),
+                "and a virtual thread's each");
         Table small = report.tables().stream().filter(t -> t.title().startsWith("(d)")).findFirst().orElseThrow();
         int thread = small.columns().indexOf("thread");
         int channel = small.columns().indexOf("channel");
         Map<String, String> served = small.rows().stream().collect(Collectors.toMap(r -> r.get(0),
                 r -> r.get(thread) + " " + r.get(channel)));
         assertEquals(Map.of("jdk-readall-1k", "platform the JDK's", "hpio-readall-1k", "platform the JDK's",
-                "jdk-readall-1k-vt", "virtual the JDK's", "hpio-readall-1k-vt", "virtual hpio's"), served,
+                "jdk-readall-1k-vt", "virtual the JDK's", "hpio-readall-1k-vt", "virtual hpio's",
+                "jdk-readall-1k-vt-each", "virtual-per-call the JDK's", "hpio-readall-1k-vt-each",
+                "virtual-per-call hpio's"), served,
                 "hpio's provider leaves a platform thread's plain read to the JDK's channel, not a virtual thread's");
         int firstCall = small.columns().indexOf("first call ms");
         assertTrue(small.rows().stream().allMatch(r -> Double.parseDouble(r.get(firstCall)) > 0),
@@ -141,9 +146,11 @@ class NioSuiteTest {
                 names(NioSuite.select(all, List.of("vthreads"))));
         assertEquals(List.of("jdk-vt1000", "uring-qd256"), names(NioSuite.select(all, List.of("jdk-vt1000", "uring-qd256"))));
         assertEquals(List.of(), names(NioSuite.select(all, List.of("flood"))));
-        assertEquals(List.of("jdk-readall-1k", "hpio-readall-1k", "jdk-readall-1k-vt", "hpio-readall-1k-vt"),
-                names(NioSuite.select(all, List.of("small"))));
+        assertEquals(List.of("jdk-readall-1k", "hpio-readall-1k", "jdk-readall-1k-vt", "hpio-readall-1k-vt",
+                "jdk-readall-1k-vt-each", "hpio-readall-1k-vt-each"), names(NioSuite.select(all, List.of("small"))));
         assertEquals(List.of("jdk-readall-1k-vt", "hpio-readall-1k-vt"), names(NioSuite.select(all, List.of("small-vt"))));
+        assertEquals(List.of("jdk-readall-1k-vt-each", "hpio-readall-1k-vt-each"),
+                names(NioSuite.select(all, List.of("small-vt-each"))));
         assertEquals(List.of("jdk-heap64k-vt2000", "hpio-heap64k-vt2000"), names(NioSuite.select(all, List.of("heap"))));
         assertEquals(List.of("jdk-first-read", "hpio-first-read", "jdk-first-read-after-250ms",
                 "hpio-first-read-after-250ms", "jdk-first-write", "hpio-first-write", "jdk-first-write-after-250ms",
