@@ -179,8 +179,8 @@ final class SmallFileReads {
         Thread reader = Thread.ofVirtual().start(() -> {
             try {
                 outcome.set(Files.readAllBytes(file));
-            } catch (IOException | RuntimeException e) {
-                outcome.set(e);
+            } catch (Throwable t) {   // an Error too: the caller throws it, rather than a null it cannot explain
+                outcome.set(t);
             }
         });
         try {
@@ -190,12 +190,18 @@ final class SmallFileReads {
             throw new InterruptedIOException("interrupted while joining the reader of " + file);
         }
         Object got = outcome.get();
+        if (got instanceof byte[] bytes) {
+            return bytes;
+        }
         if (got instanceof IOException e) {
             throw e;
         }
         if (got instanceof RuntimeException e) {
             throw e;
         }
-        return (byte[]) got;
+        if (got instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException("the reader of " + file + " ended with neither bytes nor a failure: " + got);
     }
 }

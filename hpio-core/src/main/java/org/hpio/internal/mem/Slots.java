@@ -1,6 +1,7 @@
 package org.hpio.internal.mem;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
 
 /**
  * A few idle objects kept in fixed slots, for callers that each hold one for a moment (a staging buffer, a
@@ -34,6 +35,19 @@ public final class Slots<T> {
             }
         }
         return null;
+    }
+
+    /**
+     * Puts up to {@code count} new objects from {@code make} into empty slots, one a slot, each made only for a
+     * slot seen empty (a warm-up's filling: nothing made that would be dropped).
+     */
+    public void fill(int count, Supplier<T> make) {
+        int filled = 0;
+        for (int slot = 0; slot < slots.length() && filled < count; slot++) {
+            if (slots.get(slot) == null && slots.compareAndSet(slot, null, make.get())) {
+                filled++;
+            }
+        }
     }
 
     /** Puts {@code idle} into an empty slot; false when every slot is full (the caller then drops it). */

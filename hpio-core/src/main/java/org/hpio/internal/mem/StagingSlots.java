@@ -34,9 +34,7 @@ public final class StagingSlots {
      * use anyway.
      */
     public void fill(int buffers) {
-        for (int i = 0; i < buffers && slots.put(Arena.ofAuto().allocate(bufferBytes, 4096)); i++) {
-            // one more buffer in a slot that was empty
-        }
+        slots.fill(buffers, () -> Arena.ofAuto().allocate(bufferBytes, 4096));
     }
 
     public MemorySegment acquire() {

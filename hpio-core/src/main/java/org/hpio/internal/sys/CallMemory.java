@@ -10,10 +10,13 @@ import java.lang.foreign.ValueLayout;
  * Native memory for one system call's small arguments and its errno: the errno capture, the structures the
  * call passes (an iovec, a statx buffer, ...) and a file name, in one block of {@value #BYTES} bytes.
  * Ownership: the caller of {@link #take} owns the block until it gives it back with {@link #give}, on the same
- * thread, before its call returns; a block is only ever held around downcalls, never across a park.
+ * thread, before its call returns; a block is held around one downcall (and, on a thread's first call, the
+ * downcall's linking, where a virtual thread may park: the block then stays its own meanwhile).
  *
  * <p>A platform thread has a block of its own for its life (a {@code ThreadLocal}, in an automatic arena freed
- * with the thread's entry); {@link #give} does nothing for it. A virtual thread takes one of a few shared
+ * with the thread's entry), marked held from {@link #take} to {@link #give}: a call that a call of the same
+ * thread made before giving its block back (the linking of a downcall that loads a class through an installed
+ * provider, say) gets a block of its own instead of overwriting the first's name or arguments. A virtual thread takes one of a few shared
  * blocks ({@link Slots}: one compare-and-set to take, one to give back, nothing allocated once the slots are
  * filled). Virtual threads are many and often short-lived: a block of each one's own cost each new virtual
  * thread an automatic arena, its registration with the JDK's cleaner and a collection's work to free it (a
@@ -23,8 +26,8 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>A block's parts are views made once, with the block: the arguments part and the name part are passed to
  * the kernel whole (a call's structures at their offsets in the arguments part, a name NUL-terminated at the
- * start of the name part), so that a call makes no segment of its own (a slice is an object: six of them were
- * 290 of the 470 bytes a virtual thread's {@code Files.readAllBytes} allocated beyond the JDK's).
+ * start of the name part), so that open, statx and preadv2 make no segment of their own (cachestat, which
+ * passes two structures, slices the arguments part).
  */
 final class CallMemory {
     /** The size of a block: the errno capture, the arguments, then a name of up to {@link #NAME_BYTES} bytes and its NUL. */
@@ -38,7 +41,7 @@ final class CallMemory {
     /** The longest name (in bytes, without its NUL) a block holds: PATH_MAX's 4096 bytes, NUL included. */
     static final int NAME_BYTES = (int) (BYTES - NAME_OFFSET - 1);
 
-    private static final ThreadLocal<CallMemory> OWN = ThreadLocal.withInitial(CallMemory::new);
+    private static final ThreadLocal<CallMemory> OWN = ThreadLocal.withInitial(() -> new CallMemory(true));
     private static final Slots<CallMemory> SHARED = new Slots<>(4 * Runtime.getRuntime().availableProcessors());
 
     static {
@@ -50,22 +53,33 @@ final class CallMemory {
     private final MemorySegment block = Arena.ofAuto().allocate(BYTES, 64);
     private final MemorySegment arguments = block.asSlice(ARGUMENTS_OFFSET, ARGUMENTS_BYTES);
     private final MemorySegment name = block.asSlice(NAME_OFFSET);
+    /** Whether this is a platform thread's own block ({@link #OWN}), which never goes to the shared slots. */
+    private final boolean own;
+    /** For a platform thread's own block: taken and not given back yet (only its thread reads or writes it). */
+    private boolean held;
 
-    private CallMemory() {
+    private CallMemory(boolean own) {
+        this.own = own;
     }
 
     /** A block for this thread's next call (see the class comment for who owns it). */
     static CallMemory take() {
         if (!Thread.currentThread().isVirtual()) {
-            return OWN.get();
+            CallMemory mine = OWN.get();
+            if (!mine.held) {
+                mine.held = true;
+                return mine;
+            }
         }
         CallMemory idle = SHARED.take();
-        return idle != null ? idle : new CallMemory();
+        return idle != null ? idle : new CallMemory(false);
     }
 
-    /** Gives back a block {@link #take} gave this thread (a virtual thread's goes back to the slots, or is dropped). */
+    /** Gives back a block {@link #take} gave this thread (a shared one goes back to the slots, or is dropped). */
     static void give(CallMemory memory) {
-        if (Thread.currentThread().isVirtual()) {
+        if (memory.own) {
+            memory.held = false;
+        } else {
             SHARED.put(memory);
         }
     }

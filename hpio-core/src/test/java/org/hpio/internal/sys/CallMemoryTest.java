@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -36,9 +38,41 @@ class CallMemoryTest {
         CallMemory first = CallMemory.take();
         CallMemory.give(first);
         CallMemory second = CallMemory.take();
-        assertEquals(first.address(), second.address());
-        assertEquals(first.address(), CallMemory.take().address(), "held, not lent: a platform thread's own");
+        assertEquals(first.address(), second.address(), "the thread's own block, each call");
         CallMemory.give(second);
+    }
+
+    @Test
+    void aCallMadeWhileTheThreadsBlockIsHeldGetsAnotherBlock() throws Exception {
+        for (boolean virtual : new boolean[] {false, true}) {
+            Runnable nested = () -> {
+                CallMemory outer = CallMemory.take();
+                MemorySegment name = outer.name("/outer".getBytes(StandardCharsets.UTF_8));
+                CallMemory inner = CallMemory.take();   // a call made before the outer one gave its block back
+                inner.name("/inner/overwritten".getBytes(StandardCharsets.UTF_8));
+                CallMemory.give(inner);
+                assertTrue(inner.address() != outer.address(), "two blocks");
+                assertEquals("/outer", name.getString(0, StandardCharsets.UTF_8), "the outer call's name intact");
+                CallMemory.give(outer);
+            };
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Runnable checked = () -> {
+                try {
+                    nested.run();
+                } catch (Throwable t) {
+                    failed.set(t);
+                }
+            };
+            (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(checked).join();
+            if (failed.get() != null) {
+                throw new AssertionError((virtual ? "virtual" : "platform") + " thread", failed.get());
+            }
+        }
+        CallMemory own = CallMemory.take();   // and the platform thread's own block is its own again after
+        CallMemory.give(own);
+        CallMemory again = CallMemory.take();
+        CallMemory.give(again);
+        assertEquals(own.address(), again.address());
     }
 
     @Test
