@@ -22,6 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * for good. The descriptor, once opened, is the channel's: its close closes it ({@link #close}).
  */
 final class LateDescriptor implements Closeable {
+    /** Where a descriptor's own name is, {@code /proc/self/fd/}; another folder for tests (see {@link #procForTests}). */
+    private static volatile String procSelfFd = "/proc/self/fd/";
     private final FileSystemProvider jdkProvider;
     private final Path path;
     private final ChannelOptions options;
@@ -170,7 +172,7 @@ final class LateDescriptor implements Closeable {
      * of both, device and inode).
      */
     private boolean isTheFile(int fd) throws IOException {
-        Path self = path.getFileSystem().getPath("/proc/self/fd/" + fd);
+        Path self = path.getFileSystem().getPath(procSelfFd + fd);
         try {
             return fileKey.equals(jdkProvider.readAttributes(self, BasicFileAttributes.class).fileKey());
         } catch (IOException noProc) {
@@ -182,5 +184,13 @@ final class LateDescriptor implements Closeable {
             Statx named = Statx.of(path.toString(), mask);
             return opened.ino() == named.ino() && opened.dev() == named.dev();
         }
+    }
+
+    /**
+     * For tests: looks for descriptors' names under {@code folder} (one with none of them: as where /proc is not
+     * mounted, so that the identity check takes its other way), or under /proc again with null.
+     */
+    static void procForTests(String folder) {
+        procSelfFd = folder == null ? "/proc/self/fd/" : folder;
     }
 }

@@ -1227,6 +1227,48 @@ class HpioChannelsTest {
         }
     }
 
+    /**
+     * Where /proc cannot name a descriptor (not mounted, or a process that is not dumpable), a channel opened
+     * before the native calls were ready still takes hpio's descriptor only on the file the JDK's channel opened:
+     * by the file key of the name and a statx of the descriptor and of the name ({@code LateDescriptor.isTheFile}).
+     */
+    @Test
+    void withoutProcALateDescriptorIsStillCheckedToBeTheSameFile() throws Exception {
+        NativeCalls.assumeOn("hpio's channels");
+        byte[] original = FileChannelContract.bytes(0, 4096);
+        Path file = Files.write(dir.resolve("f"), original);
+        Path other = Files.write(dir.resolve("other"), original);
+        Path noProc = Files.createDirectory(dir.resolve("no-proc"));   // holds no descriptor's name
+        try (Implementation.Running running = Implementation.HPIO_URING.start(EngineConfig.defaults())) {
+            FileChannel same;
+            FileChannel replaced;
+            NativeFiles.holdChannelCallsForTests(true);
+            try {
+                same = running.opener().open(file, READ, WRITE);
+                replaced = running.opener().open(other, READ, WRITE);
+            } finally {
+                NativeFiles.holdChannelCallsForTests(false);
+            }
+            LateDescriptor.procForTests(noProc + "/");
+            try {
+                assertEquals(2, same.write(ByteBuffer.wrap(new byte[] {1, 2}), 0));
+                assertFalse(same.toString().contains("the JDK's channel"), "the same file: hpio's descriptor, " + same);
+                Files.move(other, dir.resolve("other-moved"));
+                Files.write(other, new byte[10]);   // another file under the name now
+                ByteBuffer dst = ByteBuffer.allocate(4096);
+                assertEquals(4096, replaced.read(dst, 0));
+                assertArrayEquals(original, dst.array(), "the file this channel opened, not the one at its name");
+                assertTrue(replaced.toString().endsWith(", the JDK's channel]"), replaced.toString());
+            } finally {
+                LateDescriptor.procForTests(null);
+                same.close();
+                replaced.close();
+            }
+            assertEquals(2, Files.readAllBytes(file)[1], "the write reached the file");
+            assertEquals(10, Files.size(other));
+        }
+    }
+
     @Test
     void aLateStartIsMadeOnceForEveryChannelAndByWhicheverCallFirstNeedsTheEngine() throws Exception {
         NativeCalls.assumeOn("hpio's channels");
