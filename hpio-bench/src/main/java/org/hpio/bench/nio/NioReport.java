@@ -92,9 +92,10 @@ final class NioReport {
                         format("%.2f", m.number("p99")), format("%.1f", m.number("first-call-ms")));
             }
             report.table(t.note("The obvious call, from one platform thread, from one virtual thread (-vt), and "
-                    + "each call from a virtual thread of its own, started for it and joined (-vt-each, thread virtual-per-call, a server's "
-                    + "thread per request; µs / call includes the thread's start and join; its first call and its "
-                    + "channel column are those of the virtual thread that starts the others): "
+                    + "each call from a virtual thread of its own, started for it and joined (-vt-each, thread "
+                    + "virtual-per-call, a server's thread per request; µs / call includes the thread's start and "
+                    + "join; its first call and its channel column are those of the virtual thread that starts the "
+                    + "others): "
                     + SmallFileReads.FILES + " files read round robin, just written so in the page cache, every "
                     + "call's bytes checked. Through hpio's provider a platform thread's call is the JDK's channel "
                     + "(hpio's would bring a thread that blocks in its reads anyway nothing, and opening it costs a "

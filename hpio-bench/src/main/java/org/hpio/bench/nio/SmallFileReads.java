@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The obvious call: {@code Files.readAllBytes} of small files ({@value #FILES} files of one size, read round
- * robin by one thread, a platform or a virtual one, or each call by a virtual thread of its own; warm: just written, they stay in the page cache), every
- * call's bytes checked against the file's pattern. Calls per second, CPU per call and each call's latency over
+ * robin by one thread, a platform or a virtual one, or each call by a virtual thread of its own; warm: just
+ * written, they stay in the page cache), every call's bytes checked against the file's pattern. Calls per second, CPU per call and each call's latency over
  * the timed run, after a warm-up until the JIT is quiet. Through hpio's provider a platform thread's call is the
  * JDK's channel (the provider leaves a platform thread's plain read-only byte channel to it), a virtual
  * thread's is hpio's open, size, reads and close.

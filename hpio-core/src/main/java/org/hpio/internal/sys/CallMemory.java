@@ -13,16 +13,16 @@ import java.lang.foreign.ValueLayout;
  * thread, before its call returns; a block is held around one downcall (and, on a thread's first call, the
  * downcall's linking, where a virtual thread may park: the block then stays its own meanwhile).
  *
- * <p>A platform thread has a block of its own for its life (a {@code ThreadLocal}, in an automatic arena freed
- * with the thread's entry), marked held from {@link #take} to {@link #give}: a call that a call of the same
- * thread made before giving its block back (the linking of a downcall that loads a class through an installed
- * provider, say) gets a block of its own instead of overwriting the first's name or arguments. A virtual thread takes one of a few shared
- * blocks ({@link Slots}: one compare-and-set to take, one to give back, nothing allocated once the slots are
- * filled). Virtual threads are many and often short-lived: a block of each one's own cost each new virtual
- * thread an automatic arena, its registration with the JDK's cleaner and a collection's work to free it (a
- * virtual thread per {@code Files.readAllBytes} of 1 KiB: 3,240 bytes allocated a call against the JDK's 2,020,
- * AMD EPYC); and a confined arena per call (what open and statx used) cost a {@code malloc}, a {@code free} and
- * the arena's session each time.
+ * <p>A platform thread has a block of its own for its life (a {@code ThreadLocal}, in an automatic arena freed with
+ * the thread's entry), marked held from {@link #take} to {@link #give}: a call that a call of the same thread made
+ * before giving its block back (the linking of a downcall that loads a class through an installed provider, say)
+ * gets a block of its own instead of overwriting the first's name or arguments. A virtual thread takes one of a few
+ * shared blocks ({@link Slots}: one compare-and-set to take, one to give back, nothing allocated once the slots are
+ * filled). Virtual threads are many and often short-lived: a block of each one's own cost each new virtual thread
+ * an automatic arena, its registration with the JDK's cleaner and a collection's work to free it (a virtual thread
+ * per {@code Files.readAllBytes} of 1 KiB: 3,240 bytes allocated a call against the JDK's 2,020, AMD EPYC); and a
+ * confined arena per call (what open and statx used) cost a {@code malloc}, a {@code free} and the arena's session
+ * each time.
  *
  * <p>A block's parts are views made once, with the block: the arguments part and the name part are passed to
  * the kernel whole (a call's structures at their offsets in the arguments part, a name NUL-terminated at the
@@ -30,7 +30,7 @@ import java.lang.foreign.ValueLayout;
  * passes two structures, slices the arguments part).
  */
 final class CallMemory {
-    /** The size of a block: the errno capture, the arguments, then a name of up to {@link #NAME_BYTES} bytes and its NUL. */
+    /** The size of a block: the errno capture, the arguments, a name of up to {@link #NAME_BYTES} bytes, its NUL. */
     static final int BYTES = 4608;
     /** Where the arguments (an iovec, a statx buffer, a struct stat, ...) start: 16-aligned, past the errno capture. */
     private static final long ARGUMENTS_OFFSET = 16;
