@@ -59,12 +59,25 @@ public final class FileSystemType {
 
     /** The magic number of the file system {@code path} (followed through symbolic links) lives on. */
     public static int of(String path) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment cPath = Syscalls.cName(arena, path);
-            MemorySegment buffer = arena.allocate(STATFS_BYTES, 8);
-            Syscalls.call("statfs", path, -1, true, c -> (int) STATFS.invokeExact(c, cPath, buffer));
-            return buffer.get(JAVA_INT, MAGIC_OFFSET);
+        CallMemory block = CallMemory.take();
+        try {
+            MemorySegment cPath = Syscalls.cName(block, path);
+            if (cPath == null) {
+                try (Arena arena = Arena.ofConfined()) {
+                    return statfs(Syscalls.cName(arena, path), path, block);
+                }
+            }
+            return statfs(cPath, path, block);
+        } finally {
+            CallMemory.give(block);
         }
+    }
+
+    /** One statfs into {@code block}'s arguments ({@link CallMemory}, the caller's). */
+    private static int statfs(MemorySegment cPath, String path, CallMemory block) throws IOException {
+        MemorySegment buffer = block.arguments(STATFS_BYTES);
+        Syscalls.call("statfs", path, -1, true, 0, block, c -> (int) STATFS.invokeExact(c, cPath, buffer));
+        return buffer.get(JAVA_INT, MAGIC_OFFSET);
     }
 
     /** int fstatfs(int fd, struct statfs *buf). */
@@ -74,10 +87,13 @@ public final class FileSystemType {
 
     /** The magic number of the file system the file open at {@code fd} lives on; {@code path} names it in errors. */
     public static int of(int fd, String path) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment buffer = arena.allocate(STATFS_BYTES, 8);
-            Syscalls.call("fstatfs", path, -1, true, c -> (int) Fstatfs.H.invokeExact(c, fd, buffer));
+        CallMemory block = CallMemory.take();
+        try {
+            MemorySegment buffer = block.arguments(STATFS_BYTES);
+            Syscalls.call("fstatfs", path, -1, true, 0, block, c -> (int) Fstatfs.H.invokeExact(c, fd, buffer));
             return buffer.get(JAVA_INT, MAGIC_OFFSET);
+        } finally {
+            CallMemory.give(block);
         }
     }
 

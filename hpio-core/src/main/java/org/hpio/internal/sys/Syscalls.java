@@ -471,11 +471,15 @@ public final class Syscalls {
      * error; all of them a read answers at once.
      */
     public static boolean readableNow(int fd, String path) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment pollfd = arena.allocate(POLLFD_BYTES, 4);
+        CallMemory block = CallMemory.take();
+        try {
+            MemorySegment pollfd = block.arguments(POLLFD_BYTES);
             pollfd.set(JAVA_INT, 0, fd);
             pollfd.set(JAVA_SHORT, 4, POLLIN);
-            return call("poll", path, -1, true, c -> (int) Poll.H.invokeExact(c, pollfd, 1L, 0)) > 0;
+            pollfd.set(JAVA_SHORT, 6, (short) 0);   // revents: the arguments part keeps an earlier call's bytes
+            return call("poll", path, -1, true, 0, block, c -> (int) Poll.H.invokeExact(c, pollfd, 1L, 0)) > 0;
+        } finally {
+            CallMemory.give(block);
         }
     }
 
